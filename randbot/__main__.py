@@ -1,0 +1,3 @@
+from randbot.cli import main
+
+raise SystemExit(main())

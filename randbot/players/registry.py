@@ -1,0 +1,39 @@
+"""Player names the CLI accepts, mapped lazily to poke-env player classes."""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from poke_env.player import Player
+
+from randbot.accounts import unique_username
+from randbot.errors import RandbotError
+from randbot.players.guard import guarded
+
+# name -> "module:Class"; imported only when used, so a slow or broken player costs nothing else.
+PLAYERS: dict[str, str] = {
+    "randbot": "randbot.bot:RandBot",
+    "random": "poke_env.player:RandomPlayer",
+    "maxpower": "poke_env.player:MaxBasePowerPlayer",
+    "heuristic": "poke_env.player:SimpleHeuristicsPlayer",
+}
+PLAYER_NAMES = tuple(PLAYERS)
+
+
+def player_class(name: str) -> type[Player]:
+    try:
+        module_name, class_name = PLAYERS[name].split(":")
+    except KeyError:
+        raise RandbotError(
+            f"unknown player {name!r}; choose from {', '.join(PLAYER_NAMES)}"
+        ) from None
+    return getattr(importlib.import_module(module_name), class_name)
+
+
+def make_player(name: str, **kwargs: Any) -> Player:
+    """A guarded instance of the named player with a unique account name."""
+    from poke_env import AccountConfiguration
+
+    kwargs.setdefault("account_configuration", AccountConfiguration(unique_username(name), None))
+    return guarded(player_class(name))(**kwargs)
