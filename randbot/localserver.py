@@ -210,6 +210,15 @@ class LocalShowdown:
             return []
         return sorted(self.battle_log_dir.glob("*/*/*/*.log.json"))
 
+    def wait_for_battle_logs(self, count: int, timeout: float = 15.0) -> bool:
+        """Wait until at least `count` battle logs exist: the server writes them after the end."""
+        deadline = time.monotonic() + timeout
+        while len(self.battle_logs()) < count:
+            if time.monotonic() > deadline or not self.is_running():
+                return False
+            time.sleep(0.1)
+        return True
+
     # -- internals ---------------------------------------------------------------------------
     @staticmethod
     def _install_config(package: Path) -> None:

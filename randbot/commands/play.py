@@ -61,6 +61,7 @@ def run(args: argparse.Namespace) -> int:
             if args.save_logs:
                 Path(args.save_logs).mkdir(parents=True, exist_ok=True)
             server = stack.enter_context(LocalShowdown(battle_log_dir=args.save_logs))
+            logs_before = len(server.battle_logs())
             url = server.websocket_url
         common = {
             "battle_format": battle_format,
@@ -80,6 +81,8 @@ def run(args: argparse.Namespace) -> int:
             stall_seconds=args.stall_seconds,
             progress=not args.no_progress,
         )
+        if args.save_logs and not server.wait_for_battle_logs(logs_before + result.battles):
+            log.warning("some battle logs were not written to %s", args.save_logs)
     _report(result, args)
     return 0 if result.battles == args.battles else 1
 

@@ -1,0 +1,108 @@
+"""The embedded server: real process, loopback only, ready by login, no orphans."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from randbot.errors import ServerError
+from randbot.localserver import LocalShowdown, process_tree_rss_kb, try_websocket_login
+
+pytestmark = pytest.mark.integration
+
+
+def _listening_addresses(port: int) -> set[str]:
+    """Local addresses with a LISTEN socket on `port`, read from /proc/net/tcp."""
+    found = set()
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        local, state = line.split()[1], line.split()[3]
+        address, hex_port = local.split(":")
+        if int(hex_port, 16) == port and state == "0A":
+            octets = [str(int(address[i : i + 2], 16)) for i in (6, 4, 2, 0)]
+            found.add(".".join(octets))
+    return found
+
+
+def _group_alive(pgid: int) -> bool:
+    """True if a live (not zombie) process is in the process group `pgid`.
+
+    Zombies are ignored: in containers whose PID 1 does not reap, the server's short-lived
+    helper shells linger as zombies that hold no resources.
+    """
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        state, process_group = fields[0], int(fields[2])
+        if process_group == pgid and state != "Z":
+            return True
+    return False
+
+
+def test_server_binds_loopback_accepts_logins_and_stops_cleanly(showdown):
+    assert _listening_addresses(showdown.port) == {"127.0.0.1"}
+    assert try_websocket_login(showdown.websocket_url)
+    assert showdown.rss_kb() > 10_000
+
+
+def test_stop_leaves_no_process_behind():
+    server = LocalShowdown()
+    server.start()
+    pid = server.pid
+    assert pid and _group_alive(pid)
+    server.stop()
+    assert not _group_alive(pid)
+    assert not try_websocket_login(f"ws://127.0.0.1:{server.port}/showdown/websocket", timeout=1)
+
+
+def test_exception_inside_context_still_stops_the_server():
+    pid = None
+    with pytest.raises(RuntimeError), LocalShowdown() as server:
+        pid = server.pid
+        raise RuntimeError("boom")
+    assert pid and not _group_alive(pid)
+
+
+def test_busy_port_is_a_clear_error():
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        with pytest.raises(ServerError, match=f"port {port}"):
+            LocalShowdown(port=port).start()
+
+
+def test_randbot_server_command_prints_url_and_ctrl_c_leaves_nothing(tmp_path):
+    import signal
+    import sys
+
+    process = subprocess.Popen(
+        [sys.executable, "-m", "randbot", "server"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        url = process.stdout.readline().strip()
+        assert url.startswith("ws://127.0.0.1:") and url.endswith("/showdown/websocket")
+        assert try_websocket_login(url)
+        children = subprocess.run(
+            ["pgrep", "-P", str(process.pid)], capture_output=True, text=True
+        ).stdout.split()
+        assert children, "the server should run as a child of `randbot server`"
+        node_pid = int(children[0])
+        assert process_tree_rss_kb(node_pid) > 0
+        process.send_signal(signal.SIGINT)
+        assert process.wait(timeout=20) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and Path(f"/proc/{node_pid}").exists():
+        time.sleep(0.1)
+    assert not Path(f"/proc/{node_pid}").exists()
