@@ -17,6 +17,11 @@ PLAYERS: dict[str, str] = {
     "random": "poke_env.player:RandomPlayer",
     "maxpower": "poke_env.player:MaxBasePowerPlayer",
     "heuristic": "poke_env.player:SimpleHeuristicsPlayer",
+    "pokerogue": "randbot.players.baselines.pokerogue:PokeRogueTrainer",
+    "pokerogueboss": "randbot.players.baselines.pokerogue:PokeRogueBoss",
+    "babybot": "randbot.players.baselines.babybot:BabyBot",
+    "hardcoded": "randbot.players.baselines.norstrom:HardCodedPlayer",
+    "improvedrandom": "randbot.players.baselines.norstrom:ImprovedRandomPlayer",
 }
 PLAYER_NAMES = tuple(PLAYERS)
 
