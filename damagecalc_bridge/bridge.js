@@ -1,0 +1,417 @@
+'use strict';
+// One long-lived @smogon/calc process speaking newline-delimited JSON on stdin/stdout.
+//
+// Every request is one line: {"id": n, "op": "...", ...}; every answer is one line {"id": n, ...}
+// or {"id": n, "error": "..."}. Pokémon, moves and fields are defined once under small integer
+// handles ("defs") and then referenced by handle, so a batch of thousands of calcs is one short
+// line and the calc objects are built once. The Python client (client.py) owns the handles.
+//
+// Usage: node bridge.js [--gen 9] [--warmup 3000]
+
+const path = require('path');
+
+// console.log inside the calc (kochance on zero damage prints to it) must never reach stdout,
+// which carries the protocol.
+console.log = console.error;
+console.info = console.error;
+console.warn = console.error;
+
+function requireFromModules(name) {
+  const dirs = [process.env.RANDBOT_NODE_MODULES, path.join(__dirname, '..', 'node_modules')];
+  for (const dir of dirs) {
+    if (!dir) continue;
+    try {
+      return require(path.join(dir, name));
+    } catch (error) {
+      if (error.code !== 'MODULE_NOT_FOUND') throw error;
+    }
+  }
+  return require(name); // NODE_PATH, or a global install
+}
+
+const calc = requireFromModules('@smogon/calc');
+const mechanics = requireFromModules('@smogon/calc/dist/mechanics/util');
+
+function argument(flag, fallback) {
+  const at = process.argv.indexOf(flag);
+  return at >= 0 && at + 1 < process.argv.length ? Number(process.argv[at + 1]) : fallback;
+}
+
+const GEN_NUM = argument('--gen', 9);
+const WARMUP = argument('--warmup', 3000);
+const gen = calc.Generations.get(GEN_NUM);
+const STAT_IDS = ['hp', 'atk', 'def', 'spa', 'spd', 'spe'];
+
+// Handles -> built calc objects. Cleared by the "reset" op (the client bounds its own tables).
+const mons = new Map(); // handle -> calc.Pokemon
+const moveSpecs = new Map(); // handle -> {name, options}
+const fields = new Map(); // handle -> calc.Field
+const moves = new Map(); // "move:attacker" -> calc.Move (hits depend on the attacker's ability/item)
+fields.set(0, new calc.Field());
+
+class InputError extends Error {
+  constructor(field, value, message) {
+    super(message);
+    this.field = field;
+    this.value = value;
+  }
+}
+
+function buildMon(spec) {
+  const species = gen.species.get(calc.toID(spec.name));
+  if (!species) throw new InputError('species', spec.name, `unknown species '${spec.name}'`);
+  const mon = new calc.Pokemon(gen, species.name, spec);
+  if (spec.hpPercent !== undefined) {
+    // Showdown shows the opponent's HP in percent; round like the client does, never to 0.
+    const hp = Math.round((mon.maxHP() * spec.hpPercent) / 100);
+    mon.originalCurHP = Math.min(mon.maxHP(), Math.max(spec.hpPercent > 0 ? 1 : 0, hp));
+  }
+  return mon;
+}
+
+function buildField(spec) {
+  return new calc.Field(spec);
+}
+
+function define(defs) {
+  if (!defs) return;
+  if (defs.m) for (const [handle, spec] of defs.m) mons.set(handle, buildMon(spec));
+  if (defs.v) {
+    for (const [handle, spec] of defs.v) {
+      if (!gen.moves.get(calc.toID(spec.name))) {
+        throw new InputError('move', spec.name, `unknown move '${spec.name}'`);
+      }
+      moveSpecs.set(handle, spec);
+    }
+  }
+  if (defs.f) for (const [handle, spec] of defs.f) fields.set(handle, buildField(spec));
+}
+
+function lookup(map, handle, what) {
+  const value = map.get(handle);
+  if (value === undefined) throw new Error(`${what} handle ${handle} is not defined`);
+  return value;
+}
+
+function moveFor(moveHandle, attackerHandle, attacker) {
+  const key = moveHandle * 1048576 + attackerHandle;
+  let move = moves.get(key);
+  if (move === undefined) {
+    const spec = lookup(moveSpecs, moveHandle, 'move');
+    // The calc picks the number of hits (Skill Link, Loaded Dice...) and some move variants from
+    // the user's ability, item and species: pass them as its own UI does.
+    move = new calc.Move(gen, spec.name, {
+      ...spec,
+      ability: attacker.ability,
+      item: attacker.item,
+      species: attacker.name,
+    });
+    if (moves.size > 200000) moves.clear();
+    moves.set(key, move);
+  }
+  return move;
+}
+
+function maxDamage(damage) {
+  if (typeof damage === 'number') return damage;
+  if (damage.length === 0) return 0;
+  if (typeof damage[0] === 'number') return damage[damage.length - 1];
+  let total = 0;
+  for (const hit of damage) total += hit[hit.length - 1];
+  return total;
+}
+
+// One result row: [damage, defender max HP, defender current HP, KO chance, KO hits, description].
+function runOne(a, d, v, f, wantKO, wantDesc) {
+  const attacker = lookup(mons, a, 'pokemon');
+  const defender = lookup(mons, d, 'pokemon');
+  const field = lookup(fields, f, 'field');
+  const result = calc.calculate(gen, attacker, defender, moveFor(v, a, attacker), field);
+  const damage = result.damage;
+  const row = [damage, defender.maxHP(), defender.curHP()];
+  if (wantKO) {
+    // kochance() throws (or prints) on zero damage: an immune target is never KOed.
+    if (maxDamage(damage) > 0) {
+      try {
+        const ko = result.kochance(false);
+        row.push(ko.chance === undefined ? null : ko.chance, ko.n);
+      } catch (error) {
+        row.push(null, 0);
+      }
+    } else {
+      row.push(0, 0);
+    }
+  } else {
+    row.push(null, 0);
+  }
+  if (wantDesc) {
+    try {
+      // desc() throws on zero damage; fullDesc without the error flag describes it ("0-0").
+      row.push(maxDamage(damage) > 0 ? result.desc() : result.fullDesc('%', false));
+    } catch (error) {
+      row.push(null);
+    }
+  }
+  return row;
+}
+
+function opCalc(request) {
+  define(request.defs);
+  const c = request.c;
+  const wantKO = !!request.ko;
+  const wantDesc = !!request.desc;
+  const rows = new Array(c.length / 4);
+  for (let i = 0, j = 0; i < c.length; i += 4, j++) {
+    try {
+      rows[j] = runOne(c[i], c[i + 1], c[i + 2], c[i + 3], wantKO, wantDesc);
+    } catch (error) {
+      rows[j] = {e: String(error && error.message ? error.message : error)};
+    }
+  }
+  return {r: rows};
+}
+
+// Final stats as the calc sees them at the start of a calc: boosts applied, speed with items,
+// abilities, status and the side's Tailwind (getFinalSpeed).
+function opStats(request) {
+  define(request.defs);
+  const out = [];
+  for (const [m, f, side] of request.s) {
+    const mon = lookup(mons, m, 'pokemon').clone();
+    const field = lookup(fields, f, 'field');
+    const stats = {hp: mon.maxHP()};
+    for (const stat of STAT_IDS.slice(1, 5)) {
+      stats[stat] = mechanics.getModifiedStat(mon.rawStats[stat], mon.boosts[stat], gen);
+    }
+    stats.spe = mechanics.getFinalSpeed(gen, mon, field, side ? field.defenderSide : field.attackerSide);
+    out.push(stats);
+  }
+  return {r: out};
+}
+
+// Raw throughput of calculate() on the same prebuilt objects, for the benchmark's baseline.
+function opRaw(request) {
+  define(request.defs);
+  const c = request.c;
+  const jobs = [];
+  for (let i = 0; i < c.length; i += 4) {
+    const attacker = lookup(mons, c[i], 'pokemon');
+    jobs.push([attacker, lookup(mons, c[i + 1], 'pokemon'), moveFor(c[i + 2], c[i], attacker),
+      lookup(fields, c[i + 3], 'field')]);
+  }
+  const wantKO = !!request.ko;
+  const seconds = request.seconds || 1;
+  let count = 0;
+  const start = process.hrtime.bigint();
+  let elapsed = 0;
+  do {
+    for (const [attacker, defender, move, field] of jobs) {
+      const result = calc.calculate(gen, attacker, defender, move, field);
+      if (wantKO && maxDamage(result.damage) > 0) {
+        try {
+          result.kochance(false);
+        } catch (error) {
+          // same guard as runOne
+        }
+      }
+      count++;
+    }
+    elapsed = Number(process.hrtime.bigint() - start) / 1e9;
+  } while (elapsed < seconds);
+  return {count, seconds: elapsed};
+}
+
+function table(iterable) {
+  const out = {};
+  for (const entry of iterable) out[entry.id] = entry.name;
+  return out;
+}
+
+function opNames() {
+  return {
+    gen: GEN_NUM,
+    species: table(gen.species),
+    moves: table(gen.moves),
+    items: table(gen.items),
+    abilities: table(gen.abilities),
+    natures: table(gen.natures),
+    types: table(gen.types),
+    fieldKeys: Object.keys(new calc.Field()),
+    sideKeys: Object.keys(new calc.Side()),
+  };
+}
+
+// Showdown (not the calc) knows which formes are cosmetic and what a species' base forme is
+// called; it is loaded only when a name misses the calc's table.
+let showdownDex = null;
+function dex() {
+  if (showdownDex === null) {
+    try {
+      showdownDex = requireFromModules('pokemon-showdown').Dex.forGen(GEN_NUM);
+    } catch (error) {
+      showdownDex = false;
+    }
+  }
+  return showdownDex;
+}
+
+function sameStats(a, b) {
+  return STAT_IDS.every(stat => a.baseStats[stat] === b.baseStats[stat]) &&
+    a.types.join('/') === b.types.join('/');
+}
+
+// A species the calc does not know: fold a cosmetic forme (same stats and types as its base,
+// e.g. Vivillon-Sun, Alcremie-Rainbow-Swirl, Gastrodon-East) into the base species.
+function resolveSpecies(name) {
+  const known = gen.species.get(calc.toID(name));
+  if (known) return [known.name, null];
+  const sd = dex();
+  if (!sd) return [null, 'unknown species (and pokemon-showdown is not installed to fold formes)'];
+  const species = sd.species.get(name);
+  if (!species || !species.exists) return [null, 'unknown species'];
+  const base = gen.species.get(calc.toID(species.baseSpecies));
+  if (!base) return [null, `unknown species (base ${species.baseSpecies} unknown to the calc)`];
+  const baseSd = sd.species.get(species.baseSpecies);
+  const cosmetic = (baseSd.cosmeticFormes || []).includes(species.name) ||
+    species.isCosmeticForme || sameStats(species, base);
+  if (!cosmetic) return [null, `forme ${species.name} is unknown to the calc and not cosmetic`];
+  return [base.name, 'cosmetic forme folded into ' + base.name];
+}
+
+// The forme a species takes when it terastallizes (Ogerpon-Wellspring -> Ogerpon-Wellspring-Tera,
+// Ogerpon -> Ogerpon-Teal-Tera), with the ability that forme has, or null.
+function teraForme(name) {
+  const candidates = [name + '-Tera'];
+  const sd = dex();
+  if (sd) {
+    const species = sd.species.get(name);
+    if (species && species.exists && species.baseForme) {
+      candidates.push(`${name}-${species.baseForme}-Tera`);
+    }
+  }
+  for (const candidate of candidates) {
+    const species = gen.species.get(calc.toID(candidate));
+    if (species) return [species.name, species.abilities[0]];
+  }
+  return null;
+}
+
+function opResolve(request) {
+  return {
+    species: (request.species || []).map(resolveSpecies),
+    tera: (request.tera || []).map(teraForme),
+  };
+}
+
+function warmUp(count) {
+  // The first few thousand calcs run several times slower until V8 has optimised the calc's hot
+  // paths: run them now, on varied Pokémon and moves, so the first real decision is fast.
+  const names = ['Great Tusk', 'Iron Valiant', 'Gholdengo', 'Dragonite', 'Kingambit', 'Toxapex',
+    'Garganacl', 'Rillaboom', 'Heatran', 'Volcarona', 'Dondozo', 'Zapdos'];
+  const moveNames = ['Close Combat', 'Moonblast', 'Make It Rain', 'Extreme Speed', 'Kowtow Cleave',
+    'Surf', 'Salt Cure', 'Grassy Glide', 'Magma Storm', 'Fiery Dance', 'Wave Crash', 'Hurricane',
+    'Bullet Seed', 'Earthquake', 'Thunderbolt', 'Ice Spinner'];
+  const built = names.filter(n => gen.species.get(calc.toID(n))).map(n => new calc.Pokemon(gen, n, {
+    level: 80, evs: {hp: 84, atk: 84, def: 84, spa: 84, spd: 84, spe: 84},
+  }));
+  const builtMoves = moveNames.filter(n => gen.moves.get(calc.toID(n)))
+    .map(n => new calc.Move(gen, n));
+  const weathers = [undefined, 'Sun', 'Rain'];
+  let done = 0;
+  for (let i = 0; done < count && built.length > 1 && builtMoves.length; i++) {
+    const field = new calc.Field({weather: weathers[i % weathers.length]});
+    const result = calc.calculate(gen, built[i % built.length], built[(i * 5 + 1) % built.length],
+      builtMoves[i % builtMoves.length], field);
+    if (i % 4 === 0 && maxDamage(result.damage) > 0) {
+      try {
+        result.kochance(false);
+        result.desc();
+      } catch (error) {
+        // warm-up only
+      }
+    }
+    done++;
+  }
+  return done;
+}
+
+function sleep(ms) {
+  // For tests of the client's timeout: block this process like a hung calc would.
+  const end = Date.now() + ms;
+  while (Date.now() < end) { /* busy */ }
+  return {slept: ms};
+}
+
+const OPS = {
+  calc: opCalc,
+  stats: opStats,
+  raw: opRaw,
+  names: opNames,
+  resolve: opResolve,
+  ping: () => ({pong: true}),
+  reset: () => {
+    mons.clear(); moveSpecs.clear(); moves.clear(); fields.clear();
+    fields.set(0, new calc.Field());
+    return {reset: true};
+  },
+  sleep: request => sleep(request.ms || 0),
+};
+
+function handle(line) {
+  let request;
+  try {
+    request = JSON.parse(line);
+  } catch (error) {
+    return {id: null, error: 'bad JSON: ' + error.message};
+  }
+  const op = OPS[request.op];
+  if (!op) return {id: request.id, error: `unknown op '${request.op}'`};
+  try {
+    const answer = op(request);
+    answer.id = request.id;
+    return answer;
+  } catch (error) {
+    const answer = {id: request.id, error: String(error && error.message ? error.message : error)};
+    if (error instanceof InputError) {
+      answer.field = error.field;
+      answer.value = error.value;
+    }
+    return answer;
+  }
+}
+
+function main() {
+  const started = process.hrtime.bigint();
+  const warmed = warmUp(WARMUP);
+  const ready = {
+    ready: true,
+    gen: GEN_NUM,
+    warmup: warmed,
+    warmupSeconds: Number(process.hrtime.bigint() - started) / 1e9,
+    calcVersion: (() => {
+      try {
+        return requireFromModules('@smogon/calc/package.json').version;
+      } catch (error) {
+        return null;
+      }
+    })(),
+  };
+  process.stdout.write(JSON.stringify(ready) + '\n');
+
+  let buffer = '';
+  process.stdin.setEncoding('utf8');
+  process.stdin.on('data', chunk => {
+    buffer += chunk;
+    let newline;
+    const out = [];
+    while ((newline = buffer.indexOf('\n')) >= 0) {
+      const line = buffer.slice(0, newline);
+      buffer = buffer.slice(newline + 1);
+      if (line.trim()) out.push(JSON.stringify(handle(line)));
+    }
+    if (out.length) process.stdout.write(out.join('\n') + '\n');
+  });
+  process.stdin.on('end', () => process.exit(0));
+}
+
+main();

@@ -1,0 +1,520 @@
+"""`DamageCalc`: the Python side of the bridge (see DESIGN.md, "Damage calc (Python)").
+
+Speed matters more than anywhere else here: the bot asks for thousands of calcs per decision.
+So every Pokémon, move and field is translated once and given a small integer handle that Node
+also keeps (its calc object is built once); a request is then four integers, the cache key is a
+tuple of them, and one batch is one line each way.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import threading
+from collections import OrderedDict
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import orjson
+
+from damagecalc_bridge.errors import BridgeError, CalcError
+from damagecalc_bridge.process import NodeCrash, NodeProcess
+from damagecalc_bridge.result import DamageResult
+from damagecalc_bridge.translate import Translator
+
+log = logging.getLogger(__name__)
+
+_SORTED = orjson.OPT_SORT_KEYS
+KO_FLAG = 1
+DESC_FLAG = 2
+
+
+class Mon:
+    """A Pokémon translated once (see `DamageCalc.prepare`): reuse it across calls for speed."""
+
+    __slots__ = ("handle", "spec")
+
+    def __init__(self, handle: int, spec: dict[str, Any]) -> None:
+        self.handle = handle
+        self.spec = spec
+
+    @property
+    def species(self) -> str:
+        return self.spec["name"]
+
+    def __repr__(self) -> str:
+        return f"Mon({self.handle}, {self.spec})"
+
+
+class _Interned:
+    """Canonical spec -> handle, and the raw inputs already seen -> handle.
+
+    Handles are never reused, so a cache entry keyed on old handles can only go stale by being
+    unreachable; `clear()` bounds memory without invalidating anything.
+    """
+
+    def __init__(self, counter: itertools.count) -> None:
+        self._counter = counter
+        self.by_canonical: dict[bytes, int] = {}
+        self.by_raw: dict[Any, int] = {}
+        self.specs: dict[int, dict[str, Any]] = {}
+
+    def intern(self, spec: dict[str, Any]) -> int:
+        canonical = orjson.dumps(spec)
+        handle = self.by_canonical.get(canonical)
+        if handle is None:
+            handle = next(self._counter)
+            self.by_canonical[canonical] = handle
+            self.specs[handle] = spec
+        return handle
+
+    def __len__(self) -> int:
+        return len(self.specs)
+
+    def clear(self) -> None:
+        self.by_canonical.clear()
+        self.by_raw.clear()
+        self.specs.clear()
+
+
+class DamageCalc:
+    """@smogon/calc in one long-lived Node process.
+
+    >>> with DamageCalc(gen=9) as calc:
+    ...     r = calc.damage({"species": "Great Tusk", "level": 77}, {"species": "Gholdengo"},
+    ...                     "Headlong Rush")
+    ...     r.rolls, r.min_percent, r.max_percent, r.ko_chance, r.ko_hits
+    """
+
+    def __init__(
+        self,
+        gen: int = 9,
+        *,
+        cache_size: int = 200_000,
+        timeout: float = 10.0,
+        per_calc_timeout: float = 0.002,
+        warmup: int = 3000,
+        max_handles: int = 50_000,
+    ) -> None:
+        self.gen = gen
+        self.cache_size = cache_size
+        self.timeout = timeout
+        self.per_calc_timeout = per_calc_timeout
+        self.warmup = warmup
+        self.max_handles = max_handles
+        self._lock = threading.RLock()
+        self._process: NodeProcess | None = None
+        self._translator: Translator | None = None
+        self._ids = itertools.count(1)
+        counter = itertools.count(1)  # handle 0 is the empty field, predefined in Node
+        self._mons = _Interned(counter)
+        self._moves = _Interned(counter)
+        self._fields = _Interned(counter)
+        self._move_by_name: dict[str, int] = {}
+        self._known: set[int] = {0}  # handles Node has built (cleared when it restarts)
+        self._cache: OrderedDict[tuple, DamageResult] = OrderedDict()
+        self._stats_cache: dict[tuple, dict[str, int]] = {}
+        self.hits = 0
+        self.misses = 0
+        self.restarts = 0
+
+    # -- life cycle ------------------------------------------------------------------------------
+
+    def __enter__(self) -> DamageCalc:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def start(self) -> None:
+        with self._lock:
+            if self._process is None or not self._process.alive():
+                self._spawn()
+
+    def close(self) -> None:
+        with self._lock:
+            if self._process is not None:
+                self._process.close()
+                self._process = None
+
+    @property
+    def pid(self) -> int | None:
+        """The Node process id (tests kill it to check the restart)."""
+        return self._process.pid if self._process else None
+
+    @property
+    def start_seconds(self) -> float:
+        """Node start-to-ready time of the current process, warm-up included."""
+        return self._process.start_seconds if self._process else 0.0
+
+    @property
+    def translator(self) -> Translator:
+        if self._translator is None:
+            self.start()
+        assert self._translator is not None
+        return self._translator
+
+    def _spawn(self) -> None:
+        process = NodeProcess(gen=self.gen, warmup=self.warmup)
+        process.start()
+        self._process = process
+        self._known = {0}
+        if self._translator is None:
+            names = self._simple_call({"op": "names"})
+            self._translator = Translator(names, self._resolve)
+
+    def _restart(self, reason: str) -> None:
+        old = self._process
+        stderr = old.stderr_text() if old else ""
+        if old is not None:
+            old.kill()
+        self._process = None
+        self.restarts += 1
+        log.warning(
+            '{"event": "calc_bridge_restart", "reason": %s, "stderr": %s}',
+            orjson.dumps(reason).decode(),
+            orjson.dumps(stderr[-500:]).decode(),
+        )
+        self._spawn()
+
+    # -- round trips -----------------------------------------------------------------------------
+
+    def _call(self, build, timeout: float) -> dict[str, Any]:
+        """One request; a crash or hang restarts Node and retries once (rebuilding the defs)."""
+        last_error: Exception | None = None
+        stderr = ""
+        for _attempt in range(2):
+            if self._process is None or not self._process.alive():
+                if self._process is None and last_error is None:
+                    self._spawn()
+                else:
+                    self._restart(str(last_error or "node is not running"))
+            assert self._process is not None
+            message, new_handles = build()
+            message["id"] = request_id = next(self._ids)
+            try:
+                line = self._process.request(orjson.dumps(message), timeout)
+                answer = orjson.loads(line)
+                if not isinstance(answer, dict) or answer.get("id") != request_id:
+                    raise NodeCrash(f"answer out of step: {line[:200]!r}")
+            except (NodeCrash, orjson.JSONDecodeError) as error:
+                last_error = error
+                stderr = self._process.stderr_text()
+                self._process.kill()
+                continue
+            if "error" in answer:
+                raise CalcError(
+                    f"calc: {answer['error']}", field=answer.get("field"), value=answer.get("value")
+                )
+            self._known.update(new_handles)
+            return answer
+        raise BridgeError(f"the calc bridge failed twice: {last_error}", stderr)
+
+    def _simple_call(self, message: dict[str, Any], timeout: float | None = None) -> dict:
+        return self._call(lambda: (dict(message), ()), timeout or self.timeout)
+
+    def _resolve(self, **query: list[str]) -> dict:
+        return self._simple_call({"op": "resolve", **query})
+
+    # -- translation to handles ------------------------------------------------------------------
+
+    def prepare(self, pokemon: Mapping[str, Any] | Mon, role: str = "pokemon") -> Mon:
+        """Translate a Pokémon once; pass the returned `Mon` instead of the dict for speed."""
+        with self._lock:
+            if isinstance(pokemon, Mon):
+                return pokemon
+            spec = self.translator.mon(pokemon, role)
+            handle = self._mons.intern(spec)
+            return Mon(handle, self._mons.specs[handle])
+
+    def _mon_handle(self, value: Any, role: str, memo: dict[int, int]) -> int:
+        if type(value) is Mon:
+            if value.handle not in self._mons.specs:  # prepared before a table reset
+                self._mons.specs[value.handle] = value.spec
+            return value.handle
+        handle = memo.get(id(value))
+        if handle is not None:
+            return handle
+        try:
+            raw = orjson.dumps(value, option=_SORTED)
+        except TypeError:
+            raw = None
+        handle = self._mons.by_raw.get(raw) if raw is not None else None
+        if handle is None:
+            handle = self._mons.intern(self.translator.mon(value, role))
+            if raw is not None:
+                self._mons.by_raw[raw] = handle
+        memo[id(value)] = handle
+        return handle
+
+    def _move_handle(self, move: Any) -> int:
+        if type(move) is str:
+            handle = self._move_by_name.get(move)
+            if handle is None:
+                handle = self._moves.intern(self.translator.move(move))
+                self._move_by_name[move] = handle
+            return handle
+        if isinstance(move, Mapping):
+            raw = orjson.dumps(move, option=_SORTED)
+            handle = self._moves.by_raw.get(raw)
+            if handle is None:
+                handle = self._moves.intern(self.translator.move(move))
+                self._moves.by_raw[raw] = handle
+            return handle
+        return self._moves.intern(self.translator.move(move))
+
+    def _field_handle(self, field: Any) -> int:
+        if not field:
+            return 0
+        try:
+            raw = orjson.dumps(field, option=_SORTED)
+        except TypeError:
+            raw = None
+        handle = self._fields.by_raw.get(raw) if raw is not None else None
+        if handle is None:
+            spec = self.translator.field(field)
+            handle = self._fields.intern(spec) if spec else 0
+            if raw is not None:
+                self._fields.by_raw[raw] = handle
+        return handle
+
+    def _bound_tables(self) -> None:
+        # Bounded memory for long runs: forget all handles at once (Node too) when too many.
+        if len(self._mons) + len(self._moves) + len(self._fields) > self.max_handles:
+            self._mons.clear()
+            self._moves.clear()
+            self._fields.clear()
+            self._move_by_name.clear()
+            self._stats_cache.clear()
+            self._known = {0}
+            if self._process is not None and self._process.alive():
+                self._simple_call({"op": "reset"})
+
+    def _defs(self, handles: Iterable[tuple[int, int, int, int]]) -> tuple[dict, list[int]]:
+        known = self._known
+        mons: list = []
+        moves: list = []
+        fields: list = []
+        new: list[int] = []
+        seen: set[int] = set()
+        for a, d, v, f in handles:
+            for handle, table, out in (
+                (a, self._mons, mons),
+                (d, self._mons, mons),
+                (v, self._moves, moves),
+                (f, self._fields, fields),
+            ):
+                if handle not in known and handle not in seen:
+                    seen.add(handle)
+                    out.append((handle, table.specs[handle]))
+                    new.append(handle)
+        defs: dict[str, list] = {}
+        if mons:
+            defs["m"] = mons
+        if moves:
+            defs["v"] = moves
+        if fields:
+            defs["f"] = fields
+        return defs, new
+
+    # -- damage ----------------------------------------------------------------------------------
+
+    def damage(
+        self,
+        attacker: Mapping[str, Any] | Mon,
+        defender: Mapping[str, Any] | Mon,
+        move: Any,
+        field: Mapping[str, Any] | None = None,
+        *,
+        ko: bool = True,
+        describe: bool = False,
+    ) -> DamageResult:
+        """One calc. `describe=True` adds the calc's one-line description."""
+        return self.damage_many([(attacker, defender, move, field)], ko=ko, describe=describe)[0]
+
+    def damage_many(
+        self,
+        requests: Iterable[Sequence[Any]],
+        *,
+        ko: bool = True,
+        describe: bool = False,
+    ) -> list[DamageResult]:
+        """Many calcs in one round trip: requests are (attacker, defender, move[, field]).
+
+        `ko=False` skips the calc's kochance() (about half the Node time) when only rolls and
+        percentages are needed; results then have `ko_chance` None.
+        """
+        batch = requests if isinstance(requests, list | tuple) else list(requests)
+        flags = (KO_FLAG if ko else 0) | (DESC_FLAG if describe else 0)
+        with self._lock:
+            if self._translator is None:
+                self.start()
+            self._bound_tables()
+            cache = self._cache
+            out: list[Any] = [None] * len(batch)
+            pending: dict[tuple, list[int]] = {}
+            memo: dict[int, int] = {}  # id(dict) -> handle, safe: `batch` keeps them alive
+            mon_handle = self._mon_handle
+            for index, request in enumerate(batch):
+                try:
+                    if len(request) == 4:
+                        attacker, defender, move, field = request
+                    else:
+                        attacker, defender, move = request
+                        field = None
+                except (TypeError, ValueError):
+                    raise CalcError(
+                        f"request {index}: expected (attacker, defender, move[, field]), "
+                        f"got {request!r}",
+                        "request",
+                        request,
+                    ) from None
+                key = (
+                    mon_handle(attacker, "attacker", memo),
+                    mon_handle(defender, "defender", memo),
+                    self._move_handle(move),
+                    self._field_handle(field),
+                    flags,
+                )
+                result = cache.get(key)
+                if result is not None:
+                    cache.move_to_end(key)
+                    out[index] = result
+                    continue
+                waiting = pending.get(key)
+                if waiting is None:
+                    pending[key] = [index]
+                else:
+                    waiting.append(index)
+            self.hits += len(batch) - sum(len(v) for v in pending.values())
+            if pending:
+                self.misses += len(pending)
+                self._compute(pending, out, ko, describe)
+            return out
+
+    def _compute(
+        self, pending: dict[tuple, list[int]], out: list[Any], ko: bool, describe: bool
+    ) -> None:
+        keys = list(pending)
+        flat = [handle for key in keys for handle in key[:4]]
+
+        def build() -> tuple[dict, list[int]]:
+            defs, new = self._defs(key[:4] for key in keys)
+            message: dict[str, Any] = {"op": "calc", "c": flat, "ko": ko, "desc": describe}
+            if defs:
+                message["defs"] = defs
+            return message, new
+
+        timeout = self.timeout + len(keys) * self.per_calc_timeout * (1 + ko + describe)
+        rows = self._call(build, timeout)["r"]
+        cache = self._cache
+        for key, row in zip(keys, rows, strict=True):
+            if type(row) is dict:
+                raise CalcError(f"calc failed for {self._describe_key(key)}: {row.get('e')}")
+            result = DamageResult(*row) if describe else DamageResult(*row, None)
+            cache[key] = result
+            for index in pending[key]:
+                out[index] = result
+        while len(cache) > self.cache_size:
+            cache.popitem(last=False)
+
+    def _describe_key(self, key: tuple) -> str:
+        a, d, v, _f = key[:4]
+        attacker = self._mons.specs.get(a, {}).get("name")
+        defender = self._mons.specs.get(d, {}).get("name")
+        move = self._moves.specs.get(v, {}).get("name")
+        return f"{attacker} {move} vs. {defender}"
+
+    # -- stats -----------------------------------------------------------------------------------
+
+    def stats(
+        self,
+        pokemon: Mapping[str, Any] | Mon,
+        field: Mapping[str, Any] | None = None,
+        side: str = "attacker",
+    ) -> dict[str, int]:
+        """The calc's stats for one Pokémon: hp (max), boosted atk/def/spa/spd, final speed."""
+        return self.stats_many([(pokemon, field, side)])[0]
+
+    def stats_many(self, requests: Iterable[Sequence[Any]]) -> list[dict[str, int]]:
+        """Batched `stats`: requests are (pokemon[, field[, side]]), side "attacker"/"defender".
+
+        Speed includes boosts, Choice Scarf, paralysis, speed abilities in their weather or
+        terrain, and Tailwind on that side of the field (the calc's getFinalSpeed).
+        """
+        batch = requests if isinstance(requests, list | tuple) else list(requests)
+        with self._lock:
+            if self._translator is None:
+                self.start()
+            self._bound_tables()
+            memo: dict[int, int] = {}
+            keys = []
+            for request in batch:
+                pokemon, field, side = (list(request) + [None, "attacker"])[:3]
+                if side not in ("attacker", "defender"):
+                    raise CalcError(f"stats: side must be attacker or defender, got {side!r}")
+                keys.append(
+                    (
+                        self._mon_handle(pokemon, "pokemon", memo),
+                        self._field_handle(field),
+                        1 if side == "defender" else 0,
+                    )
+                )
+            missing = [key for key in dict.fromkeys(keys) if key not in self._stats_cache]
+            if missing:
+
+                def build() -> tuple[dict, list[int]]:
+                    defs, new = self._defs((m, m, 0, f) for m, f, _ in missing)
+                    return {"op": "stats", "s": missing, "defs": defs}, new
+
+                rows = self._call(build, self.timeout)["r"]
+                if len(self._stats_cache) > 100_000:
+                    self._stats_cache.clear()
+                self._stats_cache.update(zip(missing, rows, strict=True))
+            return [self._stats_cache[key] for key in keys]
+
+    # -- introspection and benchmarking ----------------------------------------------------------
+
+    def cache_clear(self) -> None:
+        with self._lock:
+            self._cache.clear()
+            self._stats_cache.clear()
+
+    def cache_info(self) -> dict[str, int]:
+        return {"size": len(self._cache), "hits": self.hits, "misses": self.misses}
+
+    def raw_throughput(
+        self, requests: Sequence[Sequence[Any]], seconds: float = 1.0, ko: bool = False
+    ) -> float:
+        """calculate() calls per second inside the Node process, on the same prebuilt objects."""
+        with self._lock:
+            memo: dict[int, int] = {}
+            flat = []
+            quads = []
+            for request in requests:
+                attacker, defender, move, *rest = request
+                quad = (
+                    self._mon_handle(attacker, "attacker", memo),
+                    self._mon_handle(defender, "defender", memo),
+                    self._move_handle(move),
+                    self._field_handle(rest[0] if rest else None),
+                )
+                quads.append(quad)
+                flat.extend(quad)
+
+            def build() -> tuple[dict, list[int]]:
+                defs, new = self._defs(quads)
+                return {"op": "raw", "c": flat, "seconds": seconds, "ko": ko, "defs": defs}, new
+
+            answer = self._call(build, self.timeout + seconds * 3)
+            return answer["count"] / answer["seconds"]
+
+    def ping(self) -> bool:
+        with self._lock:
+            return bool(self._simple_call({"op": "ping"}).get("pong"))
+
+    def _debug_sleep(self, ms: int, timeout: float) -> dict:
+        """Make Node block for `ms` (tests of the hang handling)."""
+        with self._lock:
+            return self._call(lambda: ({"op": "sleep", "ms": ms}, ()), timeout)

@@ -1,0 +1,109 @@
+"""One damage result: small, immutable by convention, cheap to build (thousands per decision)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class DamageResult:
+    """The calc's answer for one (attacker, defender, move, field).
+
+    `damage` is the calc's raw damage: 16 rolls, a list of 16 rolls per hit for multi-hit moves,
+    or one number for fixed damage. `rolls` always has 16 values (per-hit rolls summed roll by
+    roll for multi-hit moves, so its min and max are the calc's range); all zeros when immune.
+    Results are shared through the cache: do not mutate them.
+    """
+
+    __slots__ = ("damage", "max_hp", "cur_hp", "ko_chance", "ko_hits", "description")
+
+    def __init__(
+        self,
+        damage: Any,
+        max_hp: int,
+        cur_hp: int,
+        ko_chance: float | None,
+        ko_hits: int,
+        description: str | None = None,
+    ) -> None:
+        self.damage = damage
+        self.max_hp = max_hp
+        self.cur_hp = cur_hp
+        # Probability (0..1) of a KO in `ko_hits` hits, from the calc's kochance(); None when the
+        # calc could not say or KO chances were not asked for (ko=False).
+        self.ko_chance = ko_chance
+        self.ko_hits = ko_hits
+        self.description = description
+
+    @property
+    def rolls(self) -> list[int]:
+        damage = self.damage
+        if isinstance(damage, int | float):
+            return [int(damage)] * 16
+        if damage and isinstance(damage[0], list):
+            return [sum(column) for column in zip(*damage, strict=True)]
+        return damage
+
+    @property
+    def hit_rolls(self) -> list[list[int]] | None:
+        """Rolls per hit for multi-hit moves (the calc's own per-hit arrays), else None."""
+        damage = self.damage
+        if isinstance(damage, list) and damage and isinstance(damage[0], list):
+            return damage
+        return None
+
+    @property
+    def hits(self) -> int:
+        per_hit = self.hit_rolls
+        return len(per_hit) if per_hit is not None else 1
+
+    @property
+    def min_damage(self) -> int:
+        damage = self.damage
+        if isinstance(damage, int | float):
+            return int(damage)
+        if damage and isinstance(damage[0], list):
+            return sum(hit[0] for hit in damage)
+        return damage[0] if damage else 0
+
+    @property
+    def max_damage(self) -> int:
+        damage = self.damage
+        if isinstance(damage, int | float):
+            return int(damage)
+        if damage and isinstance(damage[0], list):
+            return sum(hit[-1] for hit in damage)
+        return damage[-1] if damage else 0
+
+    @property
+    def min_percent(self) -> float:
+        """Lowest roll as a percentage of the defender's max HP."""
+        return 100.0 * self.min_damage / self.max_hp if self.max_hp else 0.0
+
+    @property
+    def max_percent(self) -> float:
+        return 100.0 * self.max_damage / self.max_hp if self.max_hp else 0.0
+
+    @property
+    def immune(self) -> bool:
+        return self.max_damage == 0
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "rolls": self.rolls,
+            "hit_rolls": self.hit_rolls,
+            "min_damage": self.min_damage,
+            "max_damage": self.max_damage,
+            "min_percent": round(self.min_percent, 1),
+            "max_percent": round(self.max_percent, 1),
+            "defender_hp": [self.cur_hp, self.max_hp],
+            "ko_chance": self.ko_chance,
+            "ko_hits": self.ko_hits,
+            "description": self.description,
+        }
+
+    def __repr__(self) -> str:
+        ko = "" if self.ko_chance is None else f", ko={self.ko_chance:.3f} in {self.ko_hits}"
+        return (
+            f"DamageResult({self.min_damage}-{self.max_damage}, "
+            f"{self.min_percent:.1f}-{self.max_percent:.1f}%{ko})"
+        )
