@@ -6,6 +6,7 @@ import asyncio
 import concurrent.futures
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -91,15 +92,18 @@ def run_match(
     stall_seconds: float = 180.0,
     timeout_seconds: float | None = None,
     progress: bool = True,
+    on_battle: Callable[[BattleRecord], None] | None = None,
 ) -> MatchResult:
     """Play `n_battles` of `player` against `opponent` and return what happened.
 
     A battle with no message for `stall_seconds` is forfeited by `player` and counted as
-    stalled; the match never hangs on it.
+    stalled; the match never hangs on it. `on_battle`, when given, is called (on this thread)
+    with each finished battle's record as soon as the progress loop sees it.
     """
     started = time.monotonic()
     first_record = len(_records(player))
     stalled: set[str] = set()
+    reported = 0
     future = asyncio.run_coroutine_threadsafe(
         player.battle_against(opponent, n_battles=n_battles), POKE_LOOP
     )
@@ -118,6 +122,7 @@ def run_match(
             except concurrent.futures.TimeoutError:
                 pass
             records = _records(player)[first_record:]
+            reported = _report_new(records, reported, on_battle)
             bar.n = len(records)
             wins = sum(1 for r in records if r.won)
             elapsed = max(time.monotonic() - started, 1e-9)
@@ -132,6 +137,7 @@ def run_match(
         bar.close()
 
     records = _records(player)[first_record:]
+    _report_new(records, reported, on_battle)
     result = MatchResult(player=player_name, opponent=opponent_name)
     result.battles = len(records)
     result.wins = sum(1 for r in records if r.won)
@@ -144,6 +150,15 @@ def run_match(
             target.extend(who.decision_ms)
     result.decision_errors = getattr(player, "decision_errors", 0)
     return result
+
+
+def _report_new(
+    records: list[BattleRecord], reported: int, on_battle: Callable[[BattleRecord], None] | None
+) -> int:
+    if on_battle is not None:
+        for record in records[reported:]:
+            on_battle(record)
+    return len(records)
 
 
 def _forfeit_stalled(

@@ -1,0 +1,270 @@
+"""`randbot evaluate`: a tournament between players, on S local servers, with ratings.
+
+    randbot evaluate --players randbot,heuristic,maxpower,random --battles 200 --servers 2
+
+Round robin by default; `--vs X` plays X against each of the others; `--external NAME` plays
+each of `--players` against an outside bot logged into the server named by `--server`.
+Every finished battle is appended to OUT/battles.jsonl as it comes, so running the same command
+with the same `--out` resumes an interrupted evaluation. Reports: OUT/results.json (the
+DESIGN.md evaluate shape plus ratings and run details) and OUT/results.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import random
+import re
+import shlex
+import subprocess
+import sys
+import time
+from importlib.metadata import version
+from pathlib import Path
+from typing import Any
+
+from tqdm import tqdm
+
+from randbot.errors import RandbotError, ServerError
+from randbot.evaluate.plan import pairs, plan_jobs
+from randbot.evaluate.pool import Pool, PoolSettings
+from randbot.evaluate.report import json_document, markdown
+from randbot.evaluate.resultlog import ResultLog, battles_done
+from randbot.evaluate.summary import Summary
+from randbot.formats import check_format, to_id
+from randbot.localserver import try_websocket_login
+from randbot.nodejs import PROJECT_ROOT, showdown_dir
+from randbot.players.registry import PLAYER_NAMES, player_class
+
+log = logging.getLogger("randbot.evaluate")
+DEFAULT_PLAYERS = "randbot,heuristic,maxpower,random"
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "evaluate", help="tournament with win matrix, intervals and ratings", description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )  # fmt: skip
+    parser.add_argument(
+        "--players",
+        default=DEFAULT_PLAYERS,
+        help=f"comma-separated, from {', '.join(PLAYER_NAMES)}",
+    )
+    parser.add_argument(
+        "--vs", metavar="X", help="play X against each other player instead of a round robin"
+    )
+    parser.add_argument("--external", action="append", default=[], metavar="NAME",
+                        help="an outside bot logged into --server as NAME that accepts challenges (repeatable)")  # fmt: skip
+    parser.add_argument("--battles", type=int, default=100, help="battles per pair (default 100)")
+    parser.add_argument("--format", default="gen9randombattle", help="battle format")
+    parser.add_argument(
+        "--servers",
+        type=int,
+        default=2,
+        help="worker processes, each with its own server (default 2)",
+    )
+    parser.add_argument(
+        "--concurrency", type=int, default=4, help="battles at once per worker (default 4)"
+    )
+    parser.add_argument(
+        "--chunk", type=int, default=10, help="battles per job handed to a worker (default 10)"
+    )
+    parser.add_argument(
+        "--seed", type=int, help="seed for the players' Python RNG (default: random, recorded)"
+    )
+    parser.add_argument(
+        "--server",
+        metavar="URL",
+        help="use this server (e.g. from `randbot server`) instead of starting them",
+    )
+    parser.add_argument(
+        "--out",
+        metavar="DIR",
+        help="results folder; an existing one is resumed (default runs/evaluate-<time>)",
+    )
+    parser.add_argument(
+        "--stall-seconds",
+        type=float,
+        default=120.0,
+        help="forfeit a battle idle this long (default 120)",
+    )
+    parser.add_argument("--json", action="store_true", help="print the results JSON to stdout")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    parser.set_defaults(func=run)
+
+
+def _player_list(text: str) -> list[str]:
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    for name in names:
+        player_class(name)  # an unknown name fails here, before anything starts
+    if len(set(names)) != len(names):
+        raise RandbotError("--players lists a player twice")
+    return names
+
+
+def _validate(args: argparse.Namespace) -> tuple[list[str], str]:
+    for option in ("battles", "servers", "concurrency", "chunk"):
+        if getattr(args, option) < 1:
+            raise RandbotError(f"--{option} must be at least 1")
+    if args.servers > 16:
+        raise RandbotError("--servers above 16 only slows a machine down")
+    battle_format = check_format(args.format)
+    players = _player_list(args.players)
+    if args.vs:
+        player_class(args.vs)
+        if args.vs not in players:
+            players = [args.vs, *players]
+    if args.external:
+        if args.vs:
+            raise RandbotError(
+                "--external already plays each of --players against the outside bot; drop --vs"
+            )
+        if not args.server:
+            raise RandbotError(
+                "--external needs --server URL: the server the outside bot is logged into"
+            )
+        for name in args.external:
+            if not re.fullmatch(r"[A-Za-z0-9 _-]{1,18}", name) or not to_id(name):
+                raise RandbotError(f"--external {name!r} is not a Showdown user name")
+            if to_id(name) in players:
+                raise RandbotError(f"--external {name!r} clashes with a player name")
+        if not players:
+            raise RandbotError("--players names nobody to play the outside bot")
+    elif len(players) < 2:
+        raise RandbotError("an evaluation needs at least two players")
+    return players, battle_format
+
+
+def _check_server(args: argparse.Namespace) -> None:
+    if not args.server:
+        return
+    if not try_websocket_login(args.server, timeout=10):
+        raise ServerError(f"cannot reach a Showdown server at {args.server}")
+    from randbot.evaluate.external import user_is_online
+
+    for name in args.external:
+        if not user_is_online(args.server, name):
+            raise RandbotError(
+                f"no user {name!r} is logged into {args.server}; start the outside bot first"
+            )
+
+
+def _versions() -> dict[str, str]:
+    found = {"randbot": version("randbot"), "poke-env": version("poke_env")}
+    try:
+        found["pokemon-showdown"] = json.loads((showdown_dir() / "package.json").read_text())[
+            "version"
+        ]
+    except (OSError, ValueError, KeyError):
+        pass
+    try:
+        commit = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            cwd=PROJECT_ROOT,
+            capture_output=True,
+            text=True,
+            timeout=5,
+        )
+        if commit.returncode == 0:
+            found["git"] = commit.stdout.strip()
+    except OSError:
+        pass
+    return found
+
+
+def run(args: argparse.Namespace) -> int:
+    players, battle_format = _validate(args)
+    _check_server(args)
+    out = Path(args.out or f"runs/evaluate-{time.strftime('%Y%m%d-%H%M%S')}")
+    result_log = ResultLog(out / "battles.jsonl")
+    previous = result_log.read()
+    # A resumed run keeps its first seed unless told otherwise, so its jobs keep their seeds.
+    seed = (
+        args.seed
+        if args.seed is not None
+        else previous[0].get("seed")
+        if previous
+        else random.randrange(2**31)
+    )
+    roster = players + [to_id(e) for e in args.external]
+    config: dict[str, Any] = {
+        "players": roster, "vs": args.vs, "externals": [to_id(e) for e in args.external],
+        "format": battle_format, "chunk": args.chunk, "battles": args.battles, "seed": seed,
+        "servers": args.servers, "concurrency": args.concurrency,
+        "command": "randbot evaluate " + " ".join(shlex.quote(a) for a in sys.argv[2:]) if sys.argv[1:2] == ["evaluate"] else None,
+        "versions": _versions(),
+    }  # fmt: skip
+    events = result_log.open_for(config)
+    if previous:
+        config = {
+            **previous[0],
+            "battles": args.battles,
+            "servers": args.servers,
+            "concurrency": args.concurrency,
+            "seed": seed,
+        }
+        config.pop("event", None)
+    jobs = plan_jobs(
+        pairs(players, args.vs, config["externals"]),
+        args.battles,
+        args.chunk,
+        set(config["externals"]),
+    )
+    done = battles_done(events)
+    total = sum(j.battles for j in jobs)
+    already = sum(min(done[j.job_id], j.battles) for j in jobs)
+    print(
+        f"randbot evaluate: {len(jobs)} jobs, {total} battles ({already} already in {out}), seed {seed}",
+        file=sys.stderr,
+    )
+
+    settings = PoolSettings(
+        battle_format=battle_format, servers=args.servers, concurrency=args.concurrency,
+        stall_seconds=args.stall_seconds, seed=seed, server_url=args.server, worker_log_dir=out / "workers",
+    )  # fmt: skip
+    bar = tqdm(
+        total=total,
+        initial=already,
+        desc="evaluate",
+        unit="battle",
+        disable=args.no_progress,
+        dynamic_ncols=True,
+        file=sys.stderr,
+    )
+    started = time.monotonic()
+    played = 0
+
+    def on_battle(_: dict[str, Any]) -> None:
+        nonlocal played
+        played += 1
+        bar.update(1)
+        bar.set_postfix(
+            bps=f"{played / max(time.monotonic() - started, 1e-9):.2f}",
+            restarts=pool.restarts,
+            refresh=False,
+        )
+
+    pool = Pool(settings, result_log, on_battle=on_battle)
+    try:
+        pool.run(jobs, done)
+    finally:
+        bar.close()
+        result_log.close()
+    seconds = time.monotonic() - started
+
+    summary = Summary.from_events(result_log.read(), roster)
+    run_info = {"seconds": round(seconds, 1), "battles_this_run": played,
+                "battles_per_second": round(played / seconds, 3) if seconds else 0.0, "restarts": pool.restarts,
+                "log": str(out / "battles.jsonl")}  # fmt: skip
+    document = json_document(summary, config, run_info)
+    (out / "results.json").write_text(json.dumps(document, indent=2) + "\n")
+    (out / "results.md").write_text(markdown(document))
+    if args.json:
+        json.dump(document, sys.stdout, indent=2)
+        print()
+    else:
+        print(markdown(document))
+    print(f"results in {out}/results.md and results.json", file=sys.stderr)
+    finished = sum(min(done[j.job_id], j.battles) for j in jobs)
+    return 0 if finished == total else 1

@@ -1,0 +1,175 @@
+"""One evaluation worker process: a local server (or a named one), players, and jobs.
+
+Protocol (JSON lines): the coordinator writes jobs to our stdin
+    {"job": id, "player": a, "opponent": b, "battles": n, "seed": s, "external": false}
+and `{"stop": true}` (or EOF) to end; we write to stdout
+    {"event": "ready", "pid": ..., "server_pid": ..., "url": ...}
+    {"event": "battle", "job": id, "tag": ..., "won": true|false|null, "turns": t,
+     "ms": {"<a>": [decision ms...], "<b>": [...]}}
+    {"event": "done", "job": id, "battles": n, "stalled": k, "seconds": s}
+If our server dies we say {"event": "server_died"} and exit at once: the coordinator starts a
+fresh worker and replays whatever the dead one had not finished.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import logging
+import os
+import random
+import sys
+import threading
+import time
+from typing import IO, Any
+
+from randbot.evaluate.external import OutsideBot, as_opponent
+from randbot.harness import run_match
+from randbot.localserver import LocalShowdown, server_configuration
+from randbot.players.guard import BattleRecord, GuardedPlayer
+from randbot.players.registry import make_player
+
+log = logging.getLogger("randbot.evaluate.worker")
+SERVER_DIED_EXIT = 3
+
+
+class Worker:
+    def __init__(
+        self, out: IO[str], url: str, battle_format: str, concurrency: int, stall_seconds: float
+    ) -> None:
+        self.out = out
+        self.url = url
+        self.battle_format = battle_format
+        self.concurrency = concurrency
+        self.stall_seconds = stall_seconds
+        self._players: dict[str, Any] = {}
+        self._lock = threading.Lock()
+
+    def emit(self, event: dict[str, Any]) -> None:
+        with self._lock:
+            self.out.write(json.dumps(event, separators=(",", ":")) + "\n")
+            self.out.flush()
+
+    def player(self, name: str):
+        # One instance per name, reused across jobs: a login per job would be wasted time.
+        if name not in self._players:
+            self._players[name] = make_player(
+                name,
+                battle_format=self.battle_format,
+                server_configuration=server_configuration(self.url),
+                max_concurrent_battles=self.concurrency,
+                log_level=logging.CRITICAL,
+                keep_finished=2 * self.concurrency,
+            )
+        return self._players[name]
+
+    def play(self, job: dict[str, Any]) -> None:
+        random.seed(job["seed"])
+        ours = self.player(job["player"])
+        theirs = (
+            OutsideBot(job["opponent"]) if job.get("external") else self.player(job["opponent"])
+        )
+        sides = {job["player"]: ours, job["opponent"]: theirs}
+        seen = {name: len(getattr(p, "decision_ms", [])) for name, p in sides.items()}
+
+        def on_battle(record: BattleRecord) -> None:
+            ms: dict[str, list[float]] = {}
+            for name, p in sides.items():
+                if isinstance(p, GuardedPlayer):
+                    ms[name] = [round(v, 3) for v in p.decision_ms[seen[name] :]]
+                    seen[name] = len(p.decision_ms)
+            self.emit(
+                {
+                    "event": "battle",
+                    "job": job["job"],
+                    "tag": record.battle_tag,
+                    "won": record.won,
+                    "turns": record.turns,
+                    "ms": ms,
+                }
+            )
+
+        result = run_match(
+            ours,
+            as_opponent(theirs) if isinstance(theirs, OutsideBot) else theirs,
+            job["battles"],
+            player_name=job["player"],
+            opponent_name=job["opponent"],
+            stall_seconds=self.stall_seconds,
+            progress=False,
+            on_battle=on_battle,
+        )
+        for p in sides.values():
+            if isinstance(p, GuardedPlayer):
+                p.decision_ms.clear()  # all reported; keeps a long run's memory flat
+        self.emit(
+            {
+                "event": "done",
+                "job": job["job"],
+                "battles": result.battles,
+                "stalled": result.stalled,
+                "seconds": round(result.seconds, 3),
+            }
+        )
+
+
+def _watch_server(server: LocalShowdown, worker: Worker) -> None:
+    while True:
+        time.sleep(0.5)
+        if not server.is_running():
+            with contextlib.suppress(Exception):
+                worker.emit({"event": "server_died", "pid": os.getpid()})
+            server.stop()
+            os._exit(SERVER_DIED_EXIT)  # the players' loop may be stuck on the dead socket
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m randbot.evaluate.worker")
+    parser.add_argument("--format", required=True)
+    parser.add_argument("--concurrency", type=int, default=4)
+    parser.add_argument("--stall-seconds", type=float, default=120.0)
+    parser.add_argument("--server", help="websocket URL to use instead of starting a server")
+    args = parser.parse_args(argv)
+
+    # stdout is the protocol channel: keep a private handle on it, and send anything else
+    # (prints from libraries) to stderr.
+    out = os.fdopen(os.dup(sys.stdout.fileno()), "w", buffering=1)
+    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
+    logging.basicConfig(
+        level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+
+    with contextlib.ExitStack() as stack:
+        server = None
+        if args.server:
+            url = args.server
+        else:
+            server = stack.enter_context(LocalShowdown())
+            url = server.websocket_url
+        worker = Worker(out, url, args.format, args.concurrency, args.stall_seconds)
+        if server is not None:
+            threading.Thread(target=_watch_server, args=(server, worker), daemon=True).start()
+        worker.emit(
+            {
+                "event": "ready",
+                "pid": os.getpid(),
+                "server_pid": server.pid if server else None,
+                "url": url,
+            }
+        )
+        for line in sys.stdin:
+            if not line.strip():
+                continue
+            job = json.loads(line)
+            if job.get("stop"):
+                break
+            worker.play(job)
+    return 0
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt:
+        sys.exit(130)
