@@ -1,0 +1,31 @@
+"""`randbot inspect`: the predicted enemy sets, turn by turn, for a replay or a battle log.
+
+from randbot.inspect import load, inspect_log
+battle_log = load("tests/fixtures/replays/gen9randombattle-2691947817.json")
+document = inspect_log(battle_log, player="p2", top=3)   # the DESIGN.md inspect shape
+"""
+
+from __future__ import annotations
+
+from randbot.inspect.battlelog import ROLES, BattleLog
+from randbot.inspect.errors import InspectError
+from randbot.inspect.sources import from_text, load
+from randbot.inspect.timeline import replay
+
+__all__ = ["BattleLog", "InspectError", "from_text", "inspect_log", "load", "sides_for"]
+
+
+def sides_for(battle_log: BattleLog, player: str | None) -> list[str]:
+    """The roles to report: the one asked for, both, or by default the hidden side."""
+    if player is None:
+        return [battle_log.hidden_role()]
+    if player.lower() == "both":
+        return list(ROLES)
+    return [battle_log.role_of(player)]
+
+
+def inspect_log(
+    battle_log: BattleLog, player: str = "p2", top: int = 3, predictor: str = "auto"
+) -> dict:
+    """The inspect document for one side (`player` is a role, as from `sides_for`)."""
+    return replay(battle_log, player, top, predictor)

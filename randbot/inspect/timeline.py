@@ -1,0 +1,240 @@
+"""Replaying a battle log through poke-env and the set predictor, one snapshot per turn.
+
+poke-env's `Battle` tracks the board (HP, status, who is active) from the same lines the
+predictor reads; a snapshot is taken at each `|turn|N` line, i.e. at the start of that turn's
+decisions, and once more at the end of the log.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from enum import Enum
+from typing import Any
+
+from poke_env.battle import Battle, Pokemon
+
+from randbot.inspect.battlelog import BattleLog, other
+from randbot.inspect.names import species_keys
+from randbot.inspect.predictor import make_predictor
+from randbot.inspect.truth import TrueTeam
+
+log = logging.getLogger("randbot.inspect")
+
+# Room and chat lines that carry nothing about the battle state; poke-env would reject them.
+NOT_FOR_POKE_ENV = frozenset(
+    "t: j J l L n N c c: chat raw html uhtml uhtmlchange inactive inactiveoff win tie request "
+    "init title join leave deinit noinit expire bigerror error seed debug timestamp rated "
+    "message hidelines unlink tempnotify badge sentchoice updatepoke askreg".split()
+)
+# Requests reveal a side's whole team: only ours may reach the predictor.
+PRIVATE_TAGS = frozenset({"request"})
+
+
+def _quiet_logger() -> logging.Logger:
+    quiet = logging.getLogger("randbot.inspect.poke_env")
+    quiet.propagate = False
+    quiet.addHandler(logging.NullHandler())
+    quiet.setLevel(logging.CRITICAL)
+    return quiet
+
+
+def replay(battle_log: BattleLog, enemy: str, top: int, predictor_kind: str = "auto") -> dict:
+    """The inspect document for the `enemy` side (see DESIGN.md), plus `final` and `accuracy`."""
+    started = time.perf_counter()
+    ours = other(enemy)
+    gen = int(battle_log.format_id[3]) if battle_log.format_id[3:4].isdigit() else 9
+    battle = Battle(
+        battle_log.battle_id or "battle-inspect",
+        battle_log.players[ours],
+        _quiet_logger(),
+        gen=gen,
+    )
+    predictor_name, predictor = make_predictor(battle_log.format_id, ours, battle, predictor_kind)
+    truth = TrueTeam.from_sets(battle_log.true_teams.get(enemy))
+    problems = Problems()
+    turns: list[dict] = []
+    for line in battle_log.lines:
+        parts = line.split("|")
+        tag = parts[1] if len(parts) > 1 else ""
+        if tag not in PRIVATE_TAGS or battle_log.request_role == ours:
+            try:
+                predictor.feed(line)
+            except Exception as error:  # the tracker promises tolerance; keep going if not
+                problems.note("predictor.feed", line, error)
+        if tag not in NOT_FOR_POKE_ENV:
+            try:
+                battle.parse_message(parts)
+            except Exception as error:
+                problems.note("poke-env", line, error)
+        if tag == "turn" and len(parts) > 2 and parts[2].strip().isdigit():
+            turns.append(_snapshot(int(parts[2]), battle, predictor, top, truth, problems))
+    final = _snapshot(turns[-1]["turn"] if turns else 0, battle, predictor, top, truth, problems)
+    document = {
+        "format": battle_log.format_id,
+        "player": enemy,
+        "player_name": battle_log.players.get(enemy, ""),
+        "opponent_name": battle_log.players.get(ours, ""),
+        "battle_id": battle_log.battle_id,
+        "source": battle_log.source,
+        "source_kind": battle_log.kind,
+        "predictor": predictor_name,
+        "finished": battle_log.finished,
+        "turns": turns,
+        "final": final,
+    }
+    if truth:
+        document["accuracy"] = truth.summary(turns, final)
+    elapsed = time.perf_counter() - started
+    document["seconds"] = round(elapsed, 3)
+    log.info(
+        json.dumps(
+            {
+                "event": "inspect",
+                "battle": battle_log.battle_id,
+                "player": enemy,
+                "turns": len(turns),
+                "lines": len(battle_log.lines),
+                "predictor": predictor_name,
+                "seconds": round(elapsed, 3),
+                "problems": problems.count,
+            }
+        )
+    )
+    if problems.count:
+        document["problems"] = problems.as_list()
+    return document
+
+
+class Problems:
+    """Lines poke-env or the predictor could not take: counted, first few kept, never fatal."""
+
+    KEEP = 5
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.first: list[dict[str, str]] = []
+
+    def note(self, where: str, line: str, error: BaseException) -> None:
+        self.count += 1
+        if len(self.first) < self.KEEP:
+            self.first.append({"where": where, "line": line[:120], "error": repr(error)[:200]})
+        log.debug(json.dumps({"event": "inspect_problem", "where": where, "line": line[:120]}))
+
+    def as_list(self) -> list[dict[str, str]]:
+        return list(self.first)
+
+
+def _snapshot(
+    turn: int,
+    battle: Battle,
+    predictor: Any,
+    top: int,
+    truth: TrueTeam | None,
+    problems: Problems,
+) -> dict:
+    try:
+        beliefs = dict(predictor.beliefs())
+    except Exception as error:
+        problems.note("predictor.beliefs", f"turn {turn}", error)
+        beliefs = {}
+    board = _board_index(battle)
+    entries: list[tuple[int, dict]] = []
+    for key, belief in beliefs.items():
+        mon, order = _match(key, belief, board)
+        view = _pokemon_view(key, belief, mon, top, truth, problems, turn)
+        entries.append((order, view))
+    entries.sort(key=lambda pair: pair[0])
+    return {"turn": turn, "pokemon": [view for _, view in entries]}
+
+
+def _board_index(battle: Battle) -> dict[str, tuple[int, Pokemon]]:
+    index: dict[str, tuple[int, Pokemon]] = {}
+    for order, mon in enumerate(battle.opponent_team.values()):
+        for key in species_keys(mon.species):
+            index.setdefault(key, (order, mon))
+    return index
+
+
+def _match(
+    key: str, belief: Any, board: dict[str, tuple[int, Pokemon]]
+) -> tuple[Pokemon | None, int]:
+    for candidate in (key, *species_keys(str(getattr(belief, "species", key)))):
+        if candidate in board:
+            order, mon = board[candidate]
+            return mon, order
+    return None, 99
+
+
+def _pokemon_view(
+    key: str,
+    belief: Any,
+    mon: Pokemon | None,
+    top: int,
+    truth: TrueTeam | None,
+    problems: Problems,
+    turn: int,
+) -> dict:
+    revealed_moves = sorted(str(m) for m in (getattr(belief, "revealed_moves", None) or []))
+    try:
+        posterior = [(build, float(p)) for build, p in belief.posterior()]
+        move_probabilities = {str(m): float(p) for m, p in belief.move_probabilities().items()}
+    except Exception as error:
+        problems.note("predictor.posterior", f"turn {turn} {key}", error)
+        posterior, move_probabilities = [], {}
+    view: dict[str, Any] = {
+        "species": str(getattr(belief, "species", key)),
+        "level": getattr(belief, "level", None) or (mon.level if mon else None),
+        "hp": round(mon.current_hp_fraction, 4) if mon is not None and mon.max_hp else None,
+        "status": mon.status.name.lower() if mon is not None and mon.status else None,
+        "fainted": bool(mon.fainted) if mon is not None else False,
+        "active": bool(mon.active) if mon is not None else False,
+        "revealed": {
+            "moves": revealed_moves,
+            "item": _text(getattr(belief, "item", None)),
+            "ability": _text(getattr(belief, "ability", None)),
+            "tera_type": _text(getattr(belief, "tera_type", None)),
+            "terastallized": bool(getattr(belief, "terastallized", False)),
+        },
+        "builds": [_build_dict(build, p) for build, p in posterior[: max(top, 0)]],
+        "builds_total": len(posterior),
+        "move_probabilities": {
+            move: round(p, 4)
+            for move, p in sorted(move_probabilities.items(), key=lambda kv: (-kv[1], kv[0]))
+        },
+        "speed_range": _speed(getattr(belief, "speed_range", None)),
+    }
+    if truth is not None:
+        scored = truth.score(view["species"], posterior, move_probabilities)
+        if scored is not None:
+            view["truth"] = scored
+    return view
+
+
+def _build_dict(build: Any, p: float) -> dict:
+    return {
+        "moves": sorted(str(m) for m in getattr(build, "moves", []) or []),
+        "item": _text(getattr(build, "item", None)),
+        "ability": _text(getattr(build, "ability", None)),
+        "tera_type": _text(getattr(build, "tera_type", None)),
+        "probability": round(p, 4),
+    }
+
+
+def _text(value: Any) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, Enum):  # poke-env's PokemonType and friends
+        return value.name.replace("_", " ").title()
+    return str(value)
+
+
+def _speed(value: Any) -> list[float] | None:
+    if value is None:
+        return None
+    try:
+        low, high = value
+        return [float(low), float(high)]
+    except (TypeError, ValueError):
+        return None
