@@ -1,0 +1,111 @@
+"""Game data the inferences need, read from poke-env's copy of Showdown's dex (never hand-typed)."""
+
+from __future__ import annotations
+
+import math
+from functools import cache
+from typing import Any
+
+from poke_env.data import GenData
+
+from randbot.formats import to_id
+
+GEN = 9
+
+
+@cache
+def _data() -> GenData:
+    return GenData.from_gen(GEN)
+
+
+@cache
+def _cosmetic_map() -> dict[str, str]:
+    folded: dict[str, str] = {}
+    for entry in _data().pokedex.values():
+        for forme in entry.get("cosmeticFormes") or ():
+            folded[to_id(forme)] = to_id(entry.get("baseSpecies") or entry["name"])
+    return folded
+
+
+@cache
+def cosmetic_base(species_id: str) -> str:
+    """Fold cosmetic formes (Gastrodon-East) and battle-only formes (Palafin-Hero) into their base."""
+    species_id = _cosmetic_map().get(species_id, species_id)
+    entry = _data().pokedex.get(species_id)
+    if entry is not None:
+        battle_only = entry.get("battleOnly")
+        if isinstance(battle_only, str):
+            return to_id(battle_only)
+        if isinstance(battle_only, list) and battle_only:
+            return to_id(battle_only[0])
+    return species_id
+
+
+def species_entry(species: str) -> dict[str, Any] | None:
+    return _data().pokedex.get(to_id(species))
+
+
+def species_types(species: str) -> tuple[str, ...]:
+    entry = species_entry(species)
+    return tuple(entry["types"]) if entry else ()
+
+
+def move_entry(move_id: str) -> dict[str, Any] | None:
+    return _data().moves.get(to_id(move_id))
+
+
+def move_category(move_id: str) -> str:
+    entry = move_entry(move_id)
+    return entry["category"] if entry else "Status"
+
+
+def move_priority(move_id: str) -> int:
+    entry = move_entry(move_id)
+    return int(entry.get("priority", 0)) if entry else 0
+
+
+def move_type(move_id: str) -> str:
+    entry = move_entry(move_id)
+    return entry.get("type", "???") if entry else "???"
+
+
+def move_has_secondary(move_id: str) -> bool:
+    """Whether Sheer Force would boost (and so silence Life Orb for) this move."""
+    entry = move_entry(move_id)
+    if not entry:
+        return False
+    return bool(entry.get("secondary") or entry.get("secondaries") or entry.get("hasSheerForce"))
+
+
+def move_is_healing(move_id: str) -> bool:
+    entry = move_entry(move_id)
+    return bool(entry and entry.get("flags", {}).get("heal"))
+
+
+def move_is_multihit(move_id: str) -> bool:
+    entry = move_entry(move_id)
+    return bool(entry and entry.get("multihit"))
+
+
+def stat_value(base: int, level: int, ev: int = 84, iv: int = 31, is_hp: bool = False) -> int:
+    """Showdown's stat formula with a neutral nature, as random battles use."""
+    core = math.floor((2 * base + iv + math.floor(ev / 4)) * level / 100)
+    if is_hp:
+        return core + level + 10
+    return core + 5
+
+
+def speed_stat(species: str, level: int, ev: int = 84, iv: int = 31) -> int | None:
+    entry = species_entry(species)
+    if not entry:
+        return None
+    return stat_value(entry["baseStats"]["spe"], level, ev, iv)
+
+
+def max_hp(species: str, level: int, ev: int = 84, iv: int = 31) -> int | None:
+    entry = species_entry(species)
+    if not entry:
+        return None
+    if entry["baseStats"]["hp"] == 1:  # Shedinja
+        return 1
+    return stat_value(entry["baseStats"]["hp"], level, ev, iv, is_hp=True)

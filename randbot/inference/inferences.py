@@ -1,0 +1,356 @@
+"""Each inference: one small function that turns one observation into a rule on an enemy's build.
+
+The tracker decides *when* an observation is complete (a window of protocol lines closed); these
+functions decide *what it implies*. Every rule they add is logged by the belief with its reason.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from functools import cache
+from pathlib import Path
+
+from randbot.formats import to_id
+from randbot.inference.belief import (
+    DEDUCED,
+    MEASURED,
+    OBSERVED,
+    REVEALED,
+    EnemyBelief,
+    Rule,
+    Weight,
+)
+from randbot.inference.builds import Build
+from randbot.inference.dexdata import move_category, move_has_secondary
+
+CHOICE_ITEMS = ("choiceband", "choicespecs", "choicescarf")
+
+
+@cache
+def entry_effects() -> dict:
+    return json.loads((Path(__file__).parent / "entry_effects.json").read_text())
+
+
+# --- helpers on builds: an empty field is a wildcard (setdb's fallback builds) ----------------------
+def item_is(build: Build, *items: str) -> bool:
+    return not build.item or to_id(build.item) in {to_id(i) for i in items}
+
+
+def item_is_not(build: Build, *items: str) -> bool:
+    return not build.item or to_id(build.item) not in {to_id(i) for i in items}
+
+
+def ability_is(build: Build, *abilities: str) -> bool:
+    return not build.ability or to_id(build.ability) in {to_id(a) for a in abilities}
+
+
+def ability_is_not(build: Build, *abilities: str) -> bool:
+    return not build.ability or to_id(build.ability) not in {to_id(a) for a in abilities}
+
+
+def _add(
+    belief: EnemyBelief,
+    name: str,
+    strength: int,
+    test: Callable[[Build], bool],
+    reason: str,
+    stint: int,
+    turn: int,
+    fact: tuple[str, str] | None = None,
+) -> None:
+    belief.add_rule(Rule(name, strength, test, reason, stint, turn, fact))
+
+
+# --- direct reveals -----------------------------------------------------------------------------
+def reveal_move(belief: EnemyBelief, move_id: str, stint: int, turn: int) -> None:
+    """It used the move itself, so the move is in its set."""
+    if move_id in belief.revealed_moves or move_id == "struggle":
+        return
+    _add(
+        belief,
+        f"move:{move_id}",
+        REVEALED,
+        lambda b: not b.moves or move_id in b.moves,
+        f"used {move_id}",
+        stint,
+        turn,
+        ("move", move_id),
+    )
+
+
+def reveal_item(belief: EnemyBelief, item: str, how: str, stint: int, turn: int) -> None:
+    """The server showed the item it brought into battle."""
+    belief.original_item = item
+    _add(
+        belief,
+        f"item:{to_id(item)}",
+        REVEALED,
+        lambda b: item_is(b, item),
+        how,
+        stint,
+        turn,
+        ("item", item),
+    )
+
+
+def reveal_ability(belief: EnemyBelief, ability: str, how: str, stint: int, turn: int) -> None:
+    """The server showed its own (base) ability."""
+    belief.ability = ability
+    _add(
+        belief,
+        f"ability:{to_id(ability)}",
+        REVEALED,
+        lambda b: ability_is(b, ability),
+        how,
+        stint,
+        turn,
+        ("ability", ability),
+    )
+
+
+def reveal_tera(belief: EnemyBelief, tera: str, stint: int, turn: int) -> None:
+    """It terastallized, so its tera type is known."""
+    belief.tera_type = tera
+    belief.terastallized = True
+    _add(
+        belief,
+        f"tera:{to_id(tera)}",
+        REVEALED,
+        lambda b: not b.tera_type or to_id(b.tera_type) == to_id(tera),
+        f"terastallized into {tera}",
+        stint,
+        turn,
+        ("tera", tera),
+    )
+
+
+# --- items --------------------------------------------------------------------------------------
+def status_move_rules_out_assault_vest(
+    belief: EnemyBelief, move_id: str, stint: int, turn: int
+) -> None:
+    """Assault Vest forbids status moves; it just used one."""
+    _add(
+        belief,
+        "not:assaultvest",
+        DEDUCED,
+        lambda b: item_is_not(b, "Assault Vest"),
+        f"used status move {move_id}",
+        stint,
+        turn,
+    )
+
+
+def two_moves_rule_out_choice(belief: EnemyBelief, moves: list[str], stint: int, turn: int) -> None:
+    """A choice item locks one move per stay; it used two different ones without switching."""
+    _add(
+        belief,
+        "not:choice",
+        DEDUCED,
+        lambda b: item_is_not(b, "Choice Band", "Choice Specs", "Choice Scarf"),
+        f"used {moves[0]} then {moves[1]} in one stay",
+        stint,
+        turn,
+    )
+
+
+def repeat_suggests_choice(
+    belief: EnemyBelief, move_id: str, times: int, stint: int, turn: int
+) -> None:
+    """Repeating one move is what a locked Pokémon must do: mildly favour choice items."""
+    belief.add_weight(
+        Weight(
+            f"lock:{move_id}:{times}",
+            lambda b: 1.4 if b.item and to_id(b.item) in CHOICE_ITEMS else 1.0,
+            f"used {move_id} {times} times in a row in one stay",
+            stint,
+            turn,
+        )
+    )
+
+
+def life_orb_recoil(
+    belief: EnemyBelief, move_id: str, recoil_seen: bool, stint: int, turn: int
+) -> None:
+    """A damaging hit costs a Life Orb holder 10% (unless Magic Guard, or Sheer Force on a boosted move)."""
+    if recoil_seen:
+        return  # the reveal rule covers it
+    secondary = move_has_secondary(move_id)
+    _add(
+        belief,
+        "not:lifeorb",
+        OBSERVED,
+        lambda b: (
+            item_is_not(b, "Life Orb")
+            or ability_is(b, "Magic Guard")
+            or (secondary and ability_is(b, "Sheer Force"))
+        ),
+        f"hit with {move_id} and took no Life Orb recoil",
+        stint,
+        turn,
+    )
+
+
+def leftovers_heal_absent(belief: EnemyBelief, hp: float, stint: int, turn: int) -> None:
+    """Leftovers / Black Sludge heal a damaged holder at the end of every turn; this one did not heal."""
+    _add(
+        belief,
+        "not:leftovers",
+        OBSERVED,
+        lambda b: item_is_not(b, "Leftovers", "Black Sludge") or ability_is(b, "Klutz"),
+        f"ended turn at {hp:.0%} without a Leftovers/Black Sludge heal",
+        stint,
+        turn,
+    )
+
+
+def hazards_hurt_rule_out_boots(belief: EnemyBelief, hazard: str, stint: int, turn: int) -> None:
+    """Heavy-Duty Boots block entry hazards; it was hurt by one."""
+    _add(
+        belief,
+        "not:heavydutyboots",
+        DEDUCED,
+        lambda b: item_is_not(b, "Heavy-Duty Boots"),
+        f"took {hazard} on entry",
+        stint,
+        turn,
+    )
+
+
+def no_rock_damage_means_boots(belief: EnemyBelief, stint: int, turn: int) -> None:
+    """Stealth Rock hurts everything that enters, except Heavy-Duty Boots / Magic Guard holders."""
+    _add(
+        belief,
+        "boots:stealthrock",
+        DEDUCED,
+        lambda b: item_is(b, "Heavy-Duty Boots") or ability_is(b, "Magic Guard"),
+        "entered over Stealth Rock without damage",
+        stint,
+        turn,
+    )
+
+
+def no_spikes_damage(belief: EnemyBelief, airborne_by_type: bool, stint: int, turn: int) -> None:
+    """Spikes hurt grounded entrants, except Boots / Magic Guard holders; Levitate and Air Balloon float."""
+    if airborne_by_type:
+        return
+    _add(
+        belief,
+        "boots:spikes",
+        DEDUCED,
+        lambda b: (
+            item_is(b, "Heavy-Duty Boots", "Air Balloon")
+            or ability_is(b, "Magic Guard", "Levitate")
+        ),
+        "entered over Spikes without damage",
+        stint,
+        turn,
+    )
+
+
+def silent_entry_rules_out_abilities(
+    belief: EnemyBelief, abilities: list[str], stint: int, turn: int
+) -> None:
+    """Some abilities always announce themselves on entry; these stayed silent."""
+    if not abilities:
+        return
+    ids = {to_id(a) for a in abilities}
+    _add(
+        belief,
+        "not:ability:" + ",".join(sorted(ids)),
+        OBSERVED,
+        lambda b: not b.ability or to_id(b.ability) not in ids,
+        "entered silently, so not " + ", ".join(sorted(abilities)),
+        stint,
+        turn,
+    )
+
+
+def silent_entry_rules_out_item(belief: EnemyBelief, item: str, stint: int, turn: int) -> None:
+    """Air Balloon / Booster Energy show themselves on entry; this one stayed silent."""
+    _add(
+        belief,
+        f"not:{to_id(item)}",
+        OBSERVED,
+        lambda b: item_is_not(b, item) or ability_is(b, "Klutz"),
+        f"entered without showing {item}",
+        stint,
+        turn,
+    )
+
+
+def ko_from_full_rules_out_sash(
+    belief: EnemyBelief, move_id: str, mold_breaker: bool, stint: int, turn: int
+) -> None:
+    """Focus Sash (and Sturdy) let a Pokémon at full HP survive one hit; it fainted from full to one hit."""
+    _add(
+        belief,
+        "not:focussash",
+        DEDUCED,
+        lambda b: item_is_not(b, "Focus Sash") and (mold_breaker or ability_is_not(b, "Sturdy")),
+        f"fainted from full HP to one hit of {move_id}",
+        stint,
+        turn,
+    )
+
+
+def status_kept_rules_out_lum(belief: EnemyBelief, status: str, stint: int, turn: int) -> None:
+    """Lum Berry (and Chesto for sleep) cure a status at once; this one kept it."""
+    items = ("Lum Berry", "Chesto Berry") if status == "slp" else ("Lum Berry",)
+    _add(
+        belief,
+        f"not:lum:{status}",
+        OBSERVED,
+        lambda b: item_is_not(b, *items),
+        f"kept {status} without eating a berry",
+        stint,
+        turn,
+    )
+
+
+def no_orb_activation(belief: EnemyBelief, stint: int, turn: int) -> None:
+    """Flame / Toxic Orb status their holder at the end of a turn; this one ended a turn unstatused."""
+    _add(
+        belief,
+        "not:statusorb",
+        OBSERVED,
+        lambda b: item_is_not(b, "Flame Orb", "Toxic Orb") or ability_is(b, "Klutz"),
+        "ended a turn on the field with no status",
+        stint,
+        turn,
+    )
+
+
+def sitrus_not_eaten(belief: EnemyBelief, hp: float, stint: int, turn: int) -> None:
+    """A Sitrus Berry is eaten at half HP or less; this one was at half or less and did not eat."""
+    _add(
+        belief,
+        "not:sitrusberry",
+        OBSERVED,
+        lambda b: item_is_not(b, "Sitrus Berry") or ability_is(b, "Klutz"),
+        f"was at {hp:.0%} without eating a Sitrus Berry",
+        stint,
+        turn,
+    )
+
+
+def speed_order(
+    belief: EnemyBelief,
+    fits: Callable[[Build], bool],
+    description: str,
+    stint: int,
+    turn: int,
+) -> None:
+    """With equal priority the faster Pokémon moves first: keep builds whose speed fits the order seen."""
+    _add(belief, f"speed:t{turn}", OBSERVED, fits, description, stint, turn)
+
+
+def damage_fits(
+    belief: EnemyBelief, fits: Callable[[Build], bool], description: str, stint: int, turn: int
+) -> None:
+    """Damage dealt or taken must be one of the calc's rolls for the candidate build."""
+    _add(belief, f"damage:t{turn}:{description[:40]}", MEASURED, fits, description, stint, turn)
+
+
+def is_status_move(move_id: str) -> bool:
+    return move_category(move_id) == "Status"

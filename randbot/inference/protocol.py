@@ -1,0 +1,145 @@
+"""Small parsers for Showdown protocol lines: who is meant, which effect is named, what HP is shown."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from randbot.formats import to_id
+
+
+@dataclass(frozen=True)
+class Ident:
+    """`p2a: Great Tusk` -> side p2, position a, nickname Great Tusk."""
+
+    side: str
+    position: str
+    name: str
+
+
+def parse_ident(text: str) -> Ident | None:
+    """The Pokémon a protocol argument names, or None when it names none."""
+    match = re.match(r"^(p[1-4])([a-c]?)(?::\s*(.*))?$", text.strip())
+    if not match or match.group(3) is None:
+        return None
+    return Ident(match.group(1), match.group(2), match.group(3).strip())
+
+
+@dataclass(frozen=True)
+class Details:
+    """`Great Tusk, L77, F, shiny, tera:Fire` -> species, level, gender, tera."""
+
+    species: str
+    level: int
+    gender: str
+    tera: str | None
+
+
+def parse_details(text: str) -> Details:
+    parts = [p.strip() for p in text.split(",")]
+    level, gender, tera = 100, "", None
+    for part in parts[1:]:
+        if re.fullmatch(r"L\d+", part):
+            level = int(part[1:])
+        elif part in ("M", "F"):
+            gender = part
+        elif part.startswith("tera:"):
+            tera = part[5:]
+    return Details(parts[0], level, gender, tera)
+
+
+@dataclass(frozen=True)
+class Health:
+    hp: float  # current, in the unit shown
+    max_hp: float
+    status: str  # "" when none; "fnt" when fainted
+
+    @property
+    def fraction(self) -> float:
+        return 0.0 if self.max_hp <= 0 else self.hp / self.max_hp
+
+
+def parse_health(text: str) -> Health | None:
+    """`217/247 par` or `0 fnt`; None when the text is not a health string."""
+    text = text.strip()
+    if text.startswith("0 fnt") or text == "0":
+        return Health(0, 100, "fnt")
+    match = re.match(r"^(\d+(?:\.\d+)?)/(\d+)[a-z]?(?:\s+(\w+))?$", text)
+    if not match:
+        return None
+    return Health(float(match.group(1)), float(match.group(2)), match.group(3) or "")
+
+
+def percent_health(text: str) -> str:
+    """Exact HP as the opponent's client sees it under HP Percentage Mod (Showdown's getHealth)."""
+    health = parse_health(text)
+    if health is None or health.status == "fnt" or health.max_hp == 100:
+        return text
+    percent = -(-100 * int(health.hp) // int(health.max_hp))  # ceil, in integers
+    if percent == 100 and health.hp < health.max_hp:
+        percent = 99
+    status = f" {health.status}" if health.status else ""
+    return f"{percent}/100{status}"
+
+
+def split_line(line: str) -> list[str]:
+    """A raw line as its fields: `|move|p1a: X|Tackle` -> ["move", "p1a: X", "Tackle"]."""
+    if not line.startswith("|"):
+        return []
+    return line[1:].split("|")
+
+
+@dataclass(frozen=True)
+class Tags:
+    """The bracketed keyword arguments at the end of a line: [from], [of], [silent]…"""
+
+    from_: str  # "item: Leftovers", "ability: Intimidate", "Stealth Rock", "" when absent
+    of: Ident | None
+    flags: frozenset[str]
+
+    @property
+    def from_kind(self) -> str:
+        """`item`, `ability`, `move` or "" for a bare effect."""
+        kind, sep, _ = self.from_.partition(":")
+        return kind.strip().lower() if sep else ""
+
+    @property
+    def from_name(self) -> str:
+        _, sep, name = self.from_.partition(":")
+        return name.strip() if sep else self.from_.strip()
+
+
+def parse_tags(fields: list[str]) -> Tags:
+    from_, of, flags = "", None, set()
+    for field in fields:
+        if not field.startswith("["):
+            continue
+        key, _, value = field[1:].partition("]")
+        key = key.strip().lower()
+        value = value.strip()
+        if key == "from":
+            from_ = value
+        elif key == "of":
+            of = parse_ident(value)
+        else:
+            flags.add(key)
+    return Tags(from_, of, frozenset(flags))
+
+
+def effect_name(text: str) -> tuple[str, str]:
+    """`item: Air Balloon` -> ("item", "Air Balloon"); `move: Trick` -> ("move", "Trick")."""
+    kind, sep, name = text.partition(":")
+    if not sep:
+        return "", text.strip()
+    return kind.strip().lower(), name.strip()
+
+
+def species_key(species: str) -> str:
+    """The id setdb files species under: Showdown's toID with cosmetic formes folded into the base."""
+    return fold_cosmetic(to_id(species))
+
+
+def fold_cosmetic(species_id: str) -> str:
+    from randbot.inference.dexdata import cosmetic_base
+
+    return cosmetic_base(species_id)
