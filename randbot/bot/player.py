@@ -1,26 +1,101 @@
-"""RandBot, for now the simplest honest player: the strongest expected-damage move.
+"""RandBot: the Discover/Defeat player (thesis 3.6), a poke-env `Player` usable in your own poke-env code.
 
-The Discover/Defeat planner replaces this; the interface (a poke-env Player) stays.
+    from randbot import RandBot
+    bot = RandBot(battle_format="gen9randombattle")            # defaults: all parts on, 250 ms budget
+    bot = RandBot(battle_format=..., bot_config=BotConfig(defeat=False))
+
+Every decision runs under a deadline, falls back to a safe order on any exception, and writes one JSON
+line to the "randbot.decision" logger (phase, rule, candidates with scores, assumed enemy build, ms).
 """
 
 from __future__ import annotations
+
+import logging
+import sys
+from typing import Any
 
 from poke_env.battle import AbstractBattle, Battle
 from poke_env.player import Player
 from poke_env.player.battle_order import BattleOrder
 
+from randbot.bot.beliefs import Beliefs
+from randbot.bot.calcpool import shared_calc
+from randbot.bot.config import BotConfig
+from randbot.bot.damage import DamageOracle
+from randbot.bot.decision import Deadline, Decision, explain, log_decision
+from randbot.bot.policy import decide
 
-class RandBot(Player):
+log = logging.getLogger("randbot.bot")
+
+try:  # the inference tracker is optional: without it the narrowed species prior is used
+    from randbot.inference import TrackingPlayer as _Base  # type: ignore[attr-defined]
+except Exception:  # noqa: BLE001 - any import problem means "no tracker"
+    _Base = Player
+
+
+class RandBot(_Base):  # type: ignore[misc, valid-type]
+    def __init__(
+        self, *args: Any, bot_config: BotConfig | None = None, explain: bool = False, **kwargs: Any
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.bot_config = bot_config or BotConfig()
+        self.explain = explain
+        self.beliefs = Beliefs(
+            self.format, use_inference=self.bot_config.inference, top_k=self.bot_config.top_builds
+        )
+        calc = shared_calc() if self.bot_config.use_bridge else None
+        self.oracle = DamageOracle(calc=calc)
+        self.last_payload: dict[str, Any] | None = None
+        self.fallbacks = 0
+
+    def _tracker(self, battle: AbstractBattle) -> Any | None:
+        tracker = getattr(self, "tracker", None)
+        if tracker is None or not self.bot_config.inference:
+            return None
+        try:
+            return tracker(battle)
+        except Exception:  # noqa: BLE001 - a tracker problem must not cost the decision
+            return None
+
     def choose_move(self, battle: AbstractBattle) -> BattleOrder:
-        if not isinstance(battle, Battle) or not battle.available_moves:
+        deadline = Deadline(self.bot_config.budget_ms)
+        if not isinstance(battle, Battle):
             return self.choose_random_move(battle)
+        try:
+            decision = decide(
+                battle, self.beliefs, self.oracle, self.bot_config, deadline, self._tracker(battle)
+            )
+            order = self._order(battle, decision)
+        except Exception as exc:  # noqa: BLE001 - never stall a battle: a safe order instead
+            self.fallbacks += 1
+            log.exception("decision failed in %s turn %s", battle.battle_tag, battle.turn)
+            decision = Decision("move", "", "fallback", f"error: {type(exc).__name__}")
+            order = self._safe_order(battle)
+        payload = log_decision(battle.battle_tag, battle.turn, decision, deadline.elapsed_ms())
+        self.last_payload = payload
+        if self.explain:
+            print(explain(payload), file=sys.stderr, flush=True)
+        return order
+
+    def _order(self, battle: Battle, decision: Decision) -> BattleOrder:
+        if decision.kind == "switch":
+            poke = battle.team.get(decision.target)
+            if poke is not None and poke in battle.available_switches:
+                return self.create_order(poke)
+        elif decision.kind == "move":
+            for move in battle.available_moves:
+                if move.id == decision.target:
+                    return self.create_order(move, terastallize=decision.tera and battle.can_tera)
+        return self._safe_order(battle)
+
+    def _safe_order(self, battle: Battle) -> BattleOrder:
+        """Fallback: the strongest-looking move by base power and type, else any legal order."""
         target = battle.opponent_active_pokemon
+        if battle.available_moves and target is not None:
 
-        def expected_damage(move) -> float:
-            if target is None:
-                return move.base_power * move.accuracy
-            stab = 1.5 if move.type in battle.active_pokemon.types else 1.0
-            return move.base_power * move.accuracy * stab * target.damage_multiplier(move)
+            def power(move) -> float:
+                stab = 1.5 if move.type in battle.active_pokemon.types else 1.0
+                return move.base_power * move.accuracy * stab * target.damage_multiplier(move)
 
-        best = max(battle.available_moves, key=expected_damage)
-        return self.create_order(best)
+            return self.create_order(max(battle.available_moves, key=power))
+        return self.choose_random_move(battle)

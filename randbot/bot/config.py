@@ -1,0 +1,60 @@
+"""The bot's switches: what is on by default was decided by measurement (see the ablation in the report)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, fields, replace
+from pathlib import Path
+
+from randbot.errors import RandbotError
+
+
+@dataclass(frozen=True)
+class BotConfig:
+    budget_ms: float = 250.0  # per decision; past it the best answer so far is played
+    discover: bool = True  # the Discover phase's four rules and switch logic (thesis 3.6.4)
+    defeat: bool = True  # the Defeat phase's minimax planner (figure 3.3)
+    inference: bool = (
+        True  # the inference tracker's posterior; off = species prior narrowed by reveals
+    )
+    tera: bool = True
+    use_bridge: bool = True  # @smogon/calc through damagecalc_bridge; off = the Python estimate
+    top_builds: int = 6  # enemy builds kept per Pokémon (the most likely, renormalised)
+    defeat_unseen: str = "prior"  # how the planner counts unseen enemy slots: "ignore" | "prior"
+    defeat_when_unseen_at_most: int = (
+        0  # planner takes over once at most this many enemies are unseen
+    )
+    sack_pivot: bool = True  # the sacrificial pivot rule when hopeless
+    planner_depth: int = 8  # faints looked ahead by the minimax tree
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_file(cls, path: str | Path) -> BotConfig:
+        try:
+            data = json.loads(Path(path).read_text())
+        except (OSError, json.JSONDecodeError) as exc:
+            raise RandbotError(f"cannot read bot config {path}: {exc}") from None
+        return cls().with_overrides(data)
+
+    def with_overrides(self, data: dict) -> BotConfig:
+        known = {f.name: f.type for f in fields(self)}
+        unknown = sorted(set(data) - set(known))
+        if unknown:
+            raise RandbotError(
+                f"unknown bot config keys: {', '.join(unknown)}; known: {', '.join(sorted(known))}"
+            )
+        return replace(self, **data)
+
+
+# Ablation variants the player registry exposes under their own names.
+VARIANTS: dict[str, dict] = {
+    "randbot": {},
+    "randbot-discover": {"defeat": False},
+    "randbot-defeat": {"discover": False},
+    "randbot-core": {"discover": False, "defeat": False},
+    "randbot-noinfer": {"inference": False},
+    "randbot-notera": {"tera": False},
+    "randbot-pycalc": {"use_bridge": False},
+}

@@ -1,0 +1,177 @@
+"""One place to ask "how much does this move do": the @smogon/calc bridge when available, else Python.
+
+Requests for one decision are collected first and sent in one `damage_many` round-trip (`prefetch`); the
+matchup engine then reads results from the memo. A bridge failure or a near deadline falls back to the
+Python estimate for the rest of the decision, so a decision never waits on Node.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+from randbot.bot.field import FieldState
+from randbot.bot.mon import BOOSTABLE, Mon
+from randbot.bot.movefacts import move_facts
+from randbot.bot.pydamage import estimate
+
+log = logging.getLogger("randbot.bot.damage")
+
+Key = tuple[Mon, Mon, str, FieldState, bool]
+
+
+@dataclass(frozen=True)
+class Dmg:
+    min: int
+    max: int
+    mean: float  # expected damage of one use, before accuracy (crits folded in)
+
+
+ZERO = Dmg(0, 0, 0.0)
+
+
+class DamageOracle:
+    """Memoised damage for (attacker, defender, move, field, attacker is ours)."""
+
+    def __init__(self, calc: Any | None = None, cache_size: int = 200_000) -> None:
+        self.calc = calc  # a damagecalc_bridge.DamageCalc, or None for the Python estimate only
+        self.cache_size = cache_size
+        self._memo: OrderedDict[Key, Dmg] = OrderedDict()
+        self.bridge_calls = 0
+        self.bridge_errors = 0
+        self.bridge_ms = 0.0
+
+    def get(
+        self, attacker: Mon, defender: Mon, move_id: str, field: FieldState, attacker_ours: bool
+    ) -> Dmg:
+        key = (attacker, defender, move_id, field, attacker_ours)
+        hit = self._memo.get(key)
+        if hit is not None:
+            return hit
+        low, high, mean = estimate(attacker, defender, move_id, field, attacker_ours)
+        result = Dmg(low, high, mean)
+        self._store(key, result)
+        return result
+
+    def prefetch(self, keys: list[Key], deadline: float | None = None) -> int:
+        """Fill the memo for `keys` with one bridge round-trip; returns how many came from the bridge."""
+        if self.calc is None:
+            return 0
+        missing = []
+        seen = set()
+        for key in keys:
+            if key in self._memo or key in seen:
+                continue
+            move = move_facts(key[2])
+            if move is None or not move.is_damaging:
+                continue
+            seen.add(key)
+            missing.append(key)
+        if not missing or (deadline is not None and time.perf_counter() > deadline):
+            return 0
+        started = time.perf_counter()
+        try:
+            results = self.calc.damage_many([_bridge_request(*k) for k in missing])
+        except Exception as exc:  # a calc problem must never cost the decision: Python takes over
+            self.bridge_errors += 1
+            log.warning(
+                "bridge batch of %d failed (%s); using the Python estimate", len(missing), exc
+            )
+            return 0
+        finally:
+            self.bridge_ms += (time.perf_counter() - started) * 1000
+        self.bridge_calls += 1
+        for key, res in zip(missing, results, strict=False):
+            dmg = _from_bridge(res, key)
+            if dmg is not None:
+                self._store(key, dmg)
+        return len(missing)
+
+    def _store(self, key: Key, value: Dmg) -> None:
+        self._memo[key] = value
+        if len(self._memo) > self.cache_size:
+            self._memo.popitem(last=False)
+
+
+def _title(type_name: str | None) -> str | None:
+    return type_name.title() if type_name else None
+
+
+def _bridge_mon(mon: Mon) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "species": mon.name,
+        "level": mon.level,
+        "evs": {"hp": 85, "atk": 85, "def": 85, "spa": 85, "spd": 85, "spe": 85},
+        "ivs": {"hp": 31, "atk": 31, "def": 31, "spa": 31, "spd": 31, "spe": 31},
+        "nature": "Hardy",
+        "boosts": {s: b for s, b in zip(BOOSTABLE, mon.boosts, strict=True) if b},
+        "curHP": mon.hp,
+        "terastallized": mon.terastallized,
+    }
+    if mon.item:
+        data["item"] = mon.item
+    if mon.ability:
+        data["ability"] = mon.ability
+    if mon.tera_type:
+        data["teraType"] = _title(mon.tera_type)
+    if mon.status:
+        data["status"] = mon.status
+    return data
+
+
+_WEATHER = {"sun": "Sun", "rain": "Rain", "sand": "Sand", "snow": "Snow"}
+_TERRAIN = {"electric": "Electric", "grassy": "Grassy", "psychic": "Psychic", "misty": "Misty"}
+
+
+def _bridge_field(field: FieldState, attacker_ours: bool) -> dict[str, Any]:
+    defender = field.side(not attacker_ours)
+    attacker = field.side(attacker_ours)
+    out: dict[str, Any] = {
+        "defenderSide": {
+            "isReflect": defender.reflect,
+            "isLightScreen": defender.light_screen,
+            "isAuroraVeil": defender.aurora_veil,
+        },
+        "attackerSide": {"isTailwind": attacker.tailwind},
+    }
+    if field.weather:
+        out["weather"] = _WEATHER[field.weather]
+    if field.terrain:
+        out["terrain"] = _TERRAIN[field.terrain]
+    return out
+
+
+def _bridge_request(
+    attacker: Mon, defender: Mon, move_id: str, field: FieldState, attacker_ours: bool
+):
+    move = move_facts(move_id)
+    return (
+        _bridge_mon(attacker),
+        _bridge_mon(defender),
+        move.name if move else move_id,
+        _bridge_field(field, attacker_ours),
+    )
+
+
+def _from_bridge(result: Any, key: Key) -> Dmg | None:
+    rolls = list(getattr(result, "rolls", None) or [])
+    if not rolls:
+        return None
+    move = move_facts(key[2])
+    hits = move.hits if move else 1.0
+    if len(rolls) > 16 and len(rolls) % 16 == 0:
+        # Per-hit rolls for a multi-hit move: one roll list per hit; sum of the means.
+        per_hit = [rolls[i : i + 16] for i in range(0, len(rolls), 16)]
+        mean = sum(sum(r) / len(r) for r in per_hit) * (hits / max(1, len(per_hit)))
+        return Dmg(
+            sum(min(r) for r in per_hit), sum(max(r) for r in per_hit), mean * (1 + 0.5 / 24)
+        )
+    low, high = min(rolls), max(rolls)
+    mean = sum(rolls) / len(rolls)
+    if hits > 1 and move and move.max_hits > 1:
+        # The bridge's rolls are per hit: scale by the expected hit count.
+        return Dmg(int(low * int(hits)), int(high * move.max_hits), mean * hits * (1 + 0.5 / 24))
+    return Dmg(int(low), int(high), mean * (1 + 0.5 / 24))

@@ -1,0 +1,71 @@
+"""A decision and its one structured log line (logger "randbot.decision")."""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+log = logging.getLogger("randbot.decision")
+
+
+@dataclass
+class Decision:
+    kind: str  # "move" or "switch"
+    target: str  # move id, or our team key for a switch
+    phase: str  # "discover", "defeat", "forced-switch", "fallback"
+    rule: str  # which rule fired
+    tera: bool = False
+    candidates: list[tuple[str, float]] = field(default_factory=list)
+    assumed: dict[str, Any] | None = None  # the enemy build assumed (most likely)
+    notes: dict[str, Any] = field(default_factory=dict)
+
+    def label(self) -> str:
+        return f"{self.kind} {self.target}{' +tera' if self.tera else ''}"
+
+
+class Deadline:
+    """A decision's time budget; planners check `expired()` and return their best answer so far."""
+
+    def __init__(self, budget_ms: float) -> None:
+        self.started = time.perf_counter()
+        self.until = self.started + budget_ms / 1000
+
+    def expired(self) -> bool:
+        return time.perf_counter() >= self.until
+
+    def elapsed_ms(self) -> float:
+        return (time.perf_counter() - self.started) * 1000
+
+
+def log_decision(battle_tag: str, turn: int, decision: Decision, ms: float) -> dict[str, Any]:
+    payload = {
+        "battle": battle_tag,
+        "turn": turn,
+        "phase": decision.phase,
+        "rule": decision.rule,
+        "choice": decision.label(),
+        "candidates": [
+            [c, round(s, 3)] for c, s in sorted(decision.candidates, key=lambda x: -x[1])[:6]
+        ],
+        "assumed": decision.assumed,
+        "ms": round(ms, 1),
+        **({"notes": decision.notes} if decision.notes else {}),
+    }
+    log.info(json.dumps(payload, default=str))
+    return payload
+
+
+def explain(payload: dict[str, Any]) -> str:
+    """The log line, readable: what `randbot play --explain` prints."""
+    cands = ", ".join(f"{c} {s:+.2f}" for c, s in payload.get("candidates", []))
+    assumed = payload.get("assumed") or {}
+    build = ""
+    if assumed:
+        build = f" | vs {assumed.get('species', '?')} [{', '.join(assumed.get('moves', []))}] @ {assumed.get('item')}"
+    return (
+        f"{payload['battle']} t{payload['turn']} {payload['phase']}/{payload['rule']}: {payload['choice']}"
+        f" ({payload['ms']} ms) | {cands}{build}"
+    )

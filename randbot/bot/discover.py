@@ -1,0 +1,215 @@
+"""The Discover phase (thesis 3.6.4): four rules in order, then the switch logic, else the best move.
+
+1. KO if guaranteed; 2. heal if it out-heals the expected damage; 3. set hazards and screens;
+4. inflict status. Then: stay on a check/counter, switch to one, or, when hopeless, the sacrificial pivot;
+otherwise the matchup engine's best move. Rules 2-4 only fire when the active survives the turn (a
+guard the thesis leaves implicit: a hazard set by a Pokémon about to faint is paid for with a turn).
+"""
+
+from __future__ import annotations
+
+from randbot.bot.decision import Decision
+from randbot.bot.matchup import hazard_fraction
+from randbot.bot.mon import Mon
+from randbot.bot.movefacts import effectiveness, move_facts
+from randbot.bot.pydamage import is_grounded, speed
+from randbot.bot.scores import Scores
+from randbot.bot.tactics import Tactics, agg_key
+
+HOPELESS_TURNS = 2  # the enemy outlasts us by this many turns: the matchup is hopeless
+
+
+def guaranteed_ko(t: Tactics) -> str | None:
+    """Rule 1: a move whose lowest roll KOs every likely build before it can answer (or that survives)."""
+    active = t.sit.active
+    assert active is not None
+    best = None
+    for move_id in t.available_moves():
+        facts = move_facts(move_id)
+        if facts is None or not facts.is_damaging or facts.accuracy < 1.0:
+            continue
+        ok = True
+        for b, _w in t.enemy:
+            dmg = t.engine.oracle.get(active, b, move_id, t.sit.field, True)
+            if dmg.min < b.hp:
+                ok = False
+                break
+            we_first = facts.priority > 0 or (
+                facts.priority == 0
+                and speed(active, t.sit.field, True) > speed(b, t.sit.field, False)
+            )
+            if t.sit.field.trick_room and facts.priority == 0:
+                we_first = speed(active, t.sit.field, True) < speed(b, t.sit.field, False)
+            if not we_first:
+                hit = t.engine.best_incoming_move(b, active)
+                if hit is not None and hit.high >= active.hp_fraction:
+                    ok = False
+                    break
+        if ok and (best is None or (facts.priority, -facts.recoil) > best[0]):
+            best = ((facts.priority, -facts.recoil), move_id)
+    return best[1] if best else None
+
+
+def survives_turn(t: Tactics) -> bool:
+    active = t.sit.active
+    assert active is not None
+    return t.engine.incoming(t.enemy, active) < active.hp_fraction * 0.9
+
+
+def heal_move(t: Tactics) -> str | None:
+    """Rule 2: heal when it restores more than the enemy is expected to take this turn."""
+    active = t.sit.active
+    assert active is not None
+    if active.hp_fraction >= 1.0:
+        return None
+    incoming = t.engine.incoming(t.enemy, active)
+    for move_id in t.available_moves():
+        facts = move_facts(move_id)
+        if facts is None or not facts.is_recovery:
+            continue
+        healed = min(facts.heal, 1.0 - active.hp_fraction)
+        if move_id == "rest":
+            healed = 1.0 - active.hp_fraction
+        if healed > incoming and incoming < active.hp_fraction:
+            return move_id
+    return None
+
+
+def field_move(t: Tactics, enemies_left: int) -> str | None:
+    """Rule 3: a hazard on their side, or a screen on ours, that is not there yet."""
+    field = t.sit.field
+    for move_id in t.available_moves():
+        facts = move_facts(move_id)
+        if facts is None or facts.side_condition is None:
+            continue
+        if facts.is_hazard and enemies_left >= 2 and not field.theirs.has(facts.side_condition):
+            return move_id
+        if facts.is_screen and not field.ours.has(facts.side_condition):
+            return move_id
+    return None
+
+
+def can_status(enemy: Mon, status: str, move_id: str, field_terrain: str | None) -> bool:
+    if enemy.status is not None:
+        return False
+    if enemy.ability in ("goodasgold", "magicbounce", "purifyingsalt", "comatose"):
+        return False
+    types = set(enemy.types)
+    facts = move_facts(move_id)
+    if (
+        facts is not None
+        and "powder" in facts.flags
+        and ("GRASS" in types or enemy.ability == "overcoat")
+    ):
+        return False
+    if status == "par":
+        if "ELECTRIC" in types or enemy.ability == "limber":
+            return False
+        if move_id == "thunderwave" and effectiveness("ELECTRIC", enemy.types) == 0:
+            return False
+    if status == "brn" and (
+        "FIRE" in types or enemy.ability in ("waterveil", "waterbubble", "thermalexchange")
+    ):
+        return False
+    if status in ("psn", "tox") and (
+        types & {"POISON", "STEEL"} or enemy.ability in ("immunity", "poisonheal")
+    ):
+        return False
+    if status == "slp":
+        if enemy.ability in ("insomnia", "vitalspirit", "sweetveil"):
+            return False
+        if field_terrain in ("electric", "misty") and is_grounded(enemy):
+            return False
+    return field_terrain != "misty" or not is_grounded(enemy)
+
+
+def status_move(t: Tactics) -> str | None:
+    """Rule 4: inflict a status the likely builds cannot shrug off."""
+    for move_id in t.available_moves():
+        facts = move_facts(move_id)
+        if facts is None or facts.status is None:
+            continue
+        landing = sum(
+            w for b, w in t.enemy if can_status(b, facts.status, move_id, t.sit.field.terrain)
+        )
+        if landing >= 0.8:
+            return move_id
+    return None
+
+
+def discover(t: Tactics, scores: Scores | None, sack_pivot: bool) -> Decision:
+    """The Discover phase's choice for a turn where we may move or switch."""
+    battle = t.sit.battle
+    can_move = bool(battle.available_moves)
+    if can_move:
+        ko = guaranteed_ko(t)
+        if ko is not None:
+            return Decision("move", ko, "discover", "1-ko")
+        if survives_turn(t):
+            enemies_left = len(t.sit.enemies) + t.sit.unseen
+            for rule, pick in (
+                ("2-heal", heal_move(t)),
+                ("3-field", field_move(t, enemies_left)),
+                ("4-status", status_move(t)),
+            ):
+                if pick is not None:
+                    return Decision("move", pick, "discover", rule)
+    stay = t.stay() if t.sit.active is not None else None
+    candidates: list[tuple[str, float]] = []
+    if battle.available_switches and not battle.trapped and stay is not None:
+        if stay.p_win < 0.5:
+            switches = t.switch_evals()
+            candidates = [(f"switch {k}", a.margin) for k, a in switches]
+            checks = [(k, a) for k, a in switches if a.p_win >= 0.5]
+            if checks:
+                key, _agg = max(checks, key=lambda ka: agg_key(ka[1]))
+                return Decision("switch", key, "discover", "switch-to-check", candidates=candidates)
+            if (
+                sack_pivot
+                and scores is not None
+                and stay.ttk_ab - stay.ttk_ba >= HOPELESS_TURNS
+                and switches
+            ):
+                key = sacrificial_pivot(t, scores, switches)
+                if key is not None:
+                    return Decision("switch", key, "discover", "sack-pivot", candidates=candidates)
+    if not can_move:
+        return Decision("move", "", "discover", "no-move")
+    best, evals = t.best_move(allow_tera=t.config.tera and battle.can_tera)
+    candidates += [(e.label, e.value) for e in evals]
+    rule = "stay-on-counter" if stay is not None and stay.p_win >= 0.5 else "best-move"
+    return Decision("move", best.move, "discover", rule, tera=best.tera, candidates=candidates)
+
+
+def sacrificial_pivot(t: Tactics, scores: Scores, switches) -> str | None:
+    """The lowest-value Pokémon outside our two most valuable that lasts 3 turns and sets a hazard or status."""
+    by_val = sorted(t.sit.ours, key=scores.val, reverse=True)
+    keep = set(by_val[:2])
+    field = t.sit.field
+    pool = [(k, a) for k, a in switches if k not in keep]
+    if not pool:
+        return None
+
+    def useful(mon: Mon) -> bool:
+        for move_id in mon.moves:
+            facts = move_facts(move_id)
+            if facts is None:
+                continue
+            if facts.is_hazard and not field.theirs.has(facts.side_condition or ""):
+                return True
+            if facts.status and any(
+                can_status(b, facts.status, move_id, field.terrain) for b, _ in t.enemy
+            ):
+                return True
+        return False
+
+    lasting = []
+    for key, agg in pool:
+        mon = t.sit.ours[key]
+        if agg.ttk_ba >= 3 and useful(mon):
+            lasting.append(key)
+    pick_from = lasting or [k for k, _ in pool]
+    return min(pick_from, key=scores.val)
+
+
+__all__ = ["discover", "guaranteed_ko", "hazard_fraction"]

@@ -1,0 +1,534 @@
+"""The matchup engine (thesis 3.5, 3.6.5): one of ours against one enemy build, from the current state.
+
+Short move plans (attack now, or set up once or twice first) are simulated turn by turn with the damage
+oracle, speed order and priority, stat stages from setup and self-drops, recoil, drain, Life Orb, Leftovers,
+status and weather chip, sleep turns and recovery moves. A duel gives turns-to-KO both ways, the winner,
+the HP each side keeps, and the first action of the best plan. Against a build distribution the duels are
+weighted by each build's probability. Results are memoised by the (frozen) states.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from dataclasses import field as dc_field
+
+from randbot.bot.damage import DamageOracle
+from randbot.bot.field import FieldState
+from randbot.bot.mon import Mon
+from randbot.bot.movefacts import effectiveness, move_facts
+from randbot.bot.pydamage import is_grounded, speed, stage_multiplier, type_multiplier
+
+MAX_TURNS = 12
+SETUP_PLANS = (0, 1, 2)
+
+
+@dataclass(frozen=True)
+class Option:
+    """One damaging move of a side against one opponent, precomputed for the simulation."""
+
+    move: str
+    mean: float  # expected fraction of the target's max HP per use, before accuracy
+    low: float  # min roll fraction
+    high: float  # max roll fraction
+    accuracy: float
+    priority: int
+    physical: bool
+    recoil: float  # fraction of the user's max HP lost per use at full damage
+    drain: float  # fraction of the user's max HP regained per use at full damage
+    self_boosts: tuple[tuple[str, int], ...]
+    contact: bool
+    switches_out: bool
+
+
+@dataclass(frozen=True)
+class Duel:
+    a_wins: bool
+    turns: int
+    a_hp: float  # fraction of max HP left
+    b_hp: float
+    ttk_ab: int  # turns A needs to KO B if B did nothing (thesis 3.6.5)
+    ttk_ba: int
+    first_action: str | None  # A's first move in the best plan
+    plan: str  # "attack", "setup1", "setup2"
+    a_first: bool  # A's attack lands before B's
+
+
+@dataclass
+class Aggregate:
+    """A duel against a build distribution."""
+
+    p_win: float
+    a_hp: float
+    b_hp: float
+    ttk_ab: float
+    ttk_ba: float
+    first_action: str | None
+    plan: str
+    a_first: float
+    per_build: list[tuple[float, Duel]] = dc_field(default_factory=list)
+
+    @property
+    def margin(self) -> float:
+        """From -1 (we lose and they keep full HP) to +1 (we win untouched)."""
+        return self.p_win * self.a_hp - (1 - self.p_win) * self.b_hp
+
+
+@dataclass
+class _Side:
+    mon: Mon
+    ours: bool
+    hp: float
+    options: list[Option]
+    atk: int = (
+        0  # stage changes since the calc (the oracle's numbers already include current boosts)
+    )
+    spa: int = 0
+    dfn: int = 0
+    spd: int = 0
+    spe: int = 0
+    toxic: int = 1
+    asleep: int = 0
+    setups_left: int = 0
+    heal: float = 0.0
+    heal_move: str | None = None
+
+
+def hazard_fraction(mon: Mon, field: FieldState, ours: bool) -> float:
+    """Share of max HP lost on switching in to the side's hazards."""
+    side = field.side(ours)
+    if mon.item == "heavydutyboots" or mon.ability == "magicguard":
+        return 0.0
+    loss = 0.0
+    if side.stealth_rock:
+        loss += effectiveness("ROCK", mon.types) / 8
+    if side.spikes and is_grounded(mon):
+        loss += {1: 1 / 8, 2: 1 / 6}.get(side.spikes, 1 / 4)
+    return loss
+
+
+class MatchupEngine:
+    def __init__(self, oracle: DamageOracle, field: FieldState) -> None:
+        self.oracle = oracle
+        self.field = field
+        self._options: dict[tuple[Mon, Mon, bool], list[Option]] = {}
+        self._duels: dict[tuple, Duel] = {}
+
+    # -- damage requests -------------------------------------------------------------------
+    def keys(self, a: Mon, b: Mon, a_ours: bool = True) -> list[tuple]:
+        keys = [(a, b, m, self.field, a_ours) for m in a.moves]
+        keys += [(b, a, m, self.field, not a_ours) for m in b.moves]
+        return keys
+
+    def options(self, a: Mon, b: Mon, a_ours: bool) -> list[Option]:
+        key = (a, b, a_ours)
+        cached = self._options.get(key)
+        if cached is not None:
+            return cached
+        out = []
+        for move_id in a.moves:
+            facts = move_facts(move_id)
+            if facts is None or not facts.is_damaging:
+                continue
+            dmg = self.oracle.get(a, b, move_id, self.field, a_ours)
+            if dmg.max <= 0:
+                continue
+            bmax = max(1, b.max_hp)
+            accuracy = facts.accuracy
+            if a.ability == "noguard" or b.ability == "noguard":
+                accuracy = 1.0
+            elif a.ability == "compoundeyes":
+                accuracy = min(1.0, accuracy * 1.3)
+            elif a.ability == "hustle" and facts.category == "Physical":
+                accuracy *= 0.8
+            priority = facts.priority
+            if a.ability == "galewings" and facts.type == "FLYING" and a.hp >= a.max_hp:
+                priority += 1
+            if priority > 0 and self.field.terrain == "psychic" and is_grounded(b):
+                continue  # priority fails on grounded targets in Psychic Terrain
+            if facts.id in ("suckerpunch", "thunderclap"):
+                accuracy *= 0.8  # fails when the target does not attack
+            if facts.id in ("fakeout", "firstimpression"):
+                continue  # first turn only: not a plan
+            mean = dmg.mean / bmax
+            recoil = 0.0
+            if facts.recoil:
+                recoil = facts.recoil * mean * bmax / max(1, a.max_hp)
+            if facts.id in ("mindblown", "steelbeam"):
+                recoil = 0.5
+            out.append(
+                Option(
+                    move=move_id,
+                    mean=mean,
+                    low=dmg.min / bmax,
+                    high=dmg.max / bmax,
+                    accuracy=accuracy,
+                    priority=priority,
+                    physical=facts.category == "Physical"
+                    and facts.id not in ("bodypress", "foulplay"),
+                    recoil=0.0 if a.ability in ("rockhead", "magicguard") else recoil,
+                    drain=facts.drain * mean * bmax / max(1, a.max_hp),
+                    self_boosts=facts.self_boosts,
+                    contact="contact" in facts.flags,
+                    switches_out=facts.self_switch,
+                )
+            )
+        self._options[key] = out
+        return out
+
+    # -- one duel --------------------------------------------------------------------------
+    def duel(
+        self,
+        a: Mon,
+        b: Mon,
+        *,
+        a_ours: bool = True,
+        a_pre_damage: float = 0.0,
+        worst: bool = False,
+        plans: tuple[int, ...] = SETUP_PLANS,
+        first: str | None = None,
+    ) -> Duel:
+        """The best plan for A against B. `a_pre_damage` is HP (fraction) A loses before the duel starts;
+        `first` forces A's first action (a move id), the plan continues from there."""
+        key = (a, b, a_ours, round(a_pre_damage, 3), worst, plans, self.field, first)
+        hit = self._duels.get(key)
+        if hit is not None:
+            return hit
+        a_opts = self.options(a, b, a_ours)
+        b_opts = self.options(b, a, not a_ours)
+        setup = _best_setup(a)
+        best: Duel | None = None
+        for k in plans:
+            if k > 0 and setup is None:
+                continue
+            d = self._simulate(a, b, a_opts, b_opts, a_ours, a_pre_damage, worst, k, first)
+            if best is None or _better(d, best):
+                best = d
+        assert best is not None
+        self._duels[key] = best
+        return best
+
+    def _simulate(self, a, b, a_opts, b_opts, a_ours, pre, worst, setups, first) -> Duel:
+        A = _Side(a, a_ours, max(0.0, a.hp_fraction - pre), a_opts, setups_left=setups)
+        B = _Side(b, not a_ours, b.hp_fraction, b_opts)
+        for s in (A, B):
+            s.asleep = 2 if s.mon.status == "slp" else (1 if s.mon.status == "frz" else 0)
+            s.heal_move, s.heal = _recovery(s.mon)
+        first_action: str | None = None
+        a_first_flag = False
+        turns = 0
+        if A.hp <= 0:
+            return Duel(
+                False, 0, 0.0, B.hp, _ttk(A, B, worst, self.field), 1, None, _plan(setups), False
+            )
+        while turns < MAX_TURNS and A.hp > 0 and B.hp > 0:
+            turns += 1
+            if turns == 1 and first is not None:
+                act_a = (first, next((o for o in a_opts if o.move == first), None))
+            else:
+                act_a = self._choose(A, B, worst, attacker_is_a=True)
+            act_b = self._choose(B, A, worst, attacker_is_a=False)
+            if first_action is None:
+                first_action = act_a[0]
+            a_goes_first = self._goes_first(A, act_a, B, act_b, worst)
+            if turns == 1:
+                a_first_flag = a_goes_first
+            order = (
+                [(A, act_a, B), (B, act_b, A)] if a_goes_first else [(B, act_b, A), (A, act_a, B)]
+            )
+            for user, action, target in order:
+                if user.hp <= 0 or target.hp <= 0:
+                    continue
+                self._act(user, action, target, worst, is_a=user is A)
+            for s in (A, B):
+                if s.hp > 0:
+                    self._residual(s)
+        a_wins = B.hp <= 0 < A.hp or (A.hp > 0 and B.hp > 0 and A.hp >= B.hp)
+        return Duel(
+            a_wins=a_wins,
+            turns=turns,
+            a_hp=max(0.0, A.hp),
+            b_hp=max(0.0, B.hp),
+            ttk_ab=_ttk(A, B, worst, self.field, a.hp_fraction, b.hp_fraction),
+            ttk_ba=_ttk(B, A, worst, self.field, b.hp_fraction, max(0.0, a.hp_fraction - pre)),
+            first_action=first_action,
+            plan=_plan(setups),
+            a_first=a_first_flag,
+        )
+
+    def _choose(
+        self, user: _Side, target: _Side, worst: bool, attacker_is_a: bool
+    ) -> tuple[str | None, Option | None]:
+        if user.asleep > 0:
+            return None, None
+        if user.setups_left > 0:
+            setup = _best_setup(user.mon)
+            if setup is not None:
+                return setup, None
+        if user.heal_move and user.hp < 0.5:
+            incoming = max(
+                (_dmg(o, target, user, worst, not attacker_is_a) for o in target.options),
+                default=0.0,
+            )
+            if incoming < user.heal * 0.9:
+                return user.heal_move, None
+        if not user.options:
+            return None, None
+        best: tuple[float, Option] | None = None
+        for opt in user.options:
+            dealt = _dmg(opt, user, target, worst, attacker_is_a)
+            # A KO this turn that lands before the target moves is worth everything; prefer surer ones.
+            value = dealt
+            if dealt * (1.0 if worst else 1.0 / max(opt.accuracy, 0.01)) >= target.hp:
+                value = 10 + opt.accuracy + opt.priority * 0.5
+            if opt.recoil > 0:
+                value -= opt.recoil * 0.3
+            if best is None or value > best[0]:
+                best = (value, opt)
+        assert best is not None
+        return best[1].move, best[1]
+
+    def _goes_first(self, A: _Side, act_a, B: _Side, act_b, worst: bool) -> bool:
+        pa = act_a[1].priority if act_a[1] else (_status_priority(A.mon, act_a[0]))
+        pb = act_b[1].priority if act_b[1] else (_status_priority(B.mon, act_b[0]))
+        if pa != pb:
+            return pa > pb
+        sa = speed(A.mon, self.field, A.ours) * stage_multiplier(A.spe) / 1.0
+        sb = speed(B.mon, self.field, B.ours) * stage_multiplier(B.spe)
+        if self.field.trick_room:
+            sa, sb = -sa, -sb
+        if sa == sb:
+            return not worst and not A.ours  # speed ties: pessimistic for us
+        return sa > sb
+
+    def _act(self, user: _Side, action, target: _Side, worst: bool, is_a: bool) -> None:
+        move_id, opt = action
+        if move_id is None:
+            if user.asleep > 0:
+                user.asleep -= 1
+            return
+        if opt is None:
+            facts = move_facts(move_id)
+            if facts is not None and facts.is_setup:
+                user.setups_left = max(0, user.setups_left - 1)
+                for stat, n in facts.self_boosts:
+                    _boost(user, stat, n)
+            elif facts is not None and facts.heal > 0:
+                user.hp = min(1.0, user.hp + facts.heal)
+            return
+        dealt = _dmg(opt, user, target, worst, is_a)
+        if user.mon.status == "par" and not worst:
+            dealt *= 0.75
+        dealt = min(dealt, target.hp)
+        if target.mon.ability == "sturdy" and target.hp >= 1.0 and dealt >= 1.0:
+            dealt = 0.999
+        if (
+            target.mon.item == "focussash"
+            and target.hp >= 1.0
+            and dealt >= 1.0
+            and target.mon.hp >= target.mon.max_hp
+        ):
+            dealt = 0.999
+        target.hp -= dealt
+        scale = dealt / opt.mean if opt.mean > 0 else 0.0
+        user.hp += opt.drain * scale
+        user.hp -= opt.recoil * scale
+        ab = user.mon.ability
+        if user.mon.item == "lifeorb" and ab not in ("magicguard", "sheerforce"):
+            user.hp -= 0.1
+        if opt.contact and ab != "magicguard":
+            if target.mon.item == "rockyhelmet":
+                user.hp -= 1 / 6
+            if target.mon.ability in ("roughskin", "ironbarbs"):
+                user.hp -= 1 / 8
+        for stat, n in opt.self_boosts:
+            _boost(user, stat, n)
+        user.hp = min(1.0, user.hp)
+
+    def _residual(self, s: _Side) -> None:
+        mon = s.mon
+        if mon.ability == "magicguard":
+            return
+        if mon.item == "leftovers" or (mon.item == "blacksludge" and "POISON" in mon.types):
+            s.hp = min(1.0, s.hp + 1 / 16)
+        if mon.status in ("psn", "tox") and mon.ability == "poisonheal":
+            s.hp = min(1.0, s.hp + 1 / 8)
+        elif mon.status == "brn":
+            s.hp -= 1 / 16
+        elif mon.status == "psn":
+            s.hp -= 1 / 8
+        elif mon.status == "tox":
+            s.hp -= s.toxic / 16
+            s.toxic += 1
+        if self.field.weather == "sand" and not ({"ROCK", "GROUND", "STEEL"} & set(mon.types)):
+            if (
+                mon.ability not in ("overcoat", "sandveil", "sandrush", "sandforce")
+                and mon.item != "safetygoggles"
+            ):
+                s.hp -= 1 / 16
+        if self.field.terrain == "grassy" and is_grounded(mon):
+            s.hp = min(1.0, s.hp + 1 / 16)
+
+    # -- against a distribution of builds ----------------------------------------------------
+    def versus(
+        self,
+        a: Mon,
+        builds: list[tuple[Mon, float]],
+        *,
+        a_ours: bool = True,
+        a_pre_damage: float = 0.0,
+        worst: bool = False,
+        plans: tuple[int, ...] = SETUP_PLANS,
+        first: str | None = None,
+    ) -> Aggregate:
+        per = [
+            (
+                w,
+                self.duel(
+                    a,
+                    b,
+                    a_ours=a_ours,
+                    a_pre_damage=a_pre_damage,
+                    worst=worst,
+                    plans=plans,
+                    first=first,
+                ),
+            )
+            for b, w in builds
+        ]
+        total = sum(w for w, _ in per) or 1.0
+        firsts: dict[str | None, float] = {}
+        plans_w: dict[str, float] = {}
+        for w, d in per:
+            firsts[d.first_action] = firsts.get(d.first_action, 0.0) + w
+            plans_w[d.plan] = plans_w.get(d.plan, 0.0) + w
+        return Aggregate(
+            p_win=sum(w * d.a_wins for w, d in per) / total,
+            a_hp=sum(w * d.a_hp for w, d in per) / total,
+            b_hp=sum(w * d.b_hp for w, d in per) / total,
+            ttk_ab=sum(w * d.ttk_ab for w, d in per) / total,
+            ttk_ba=sum(w * d.ttk_ba for w, d in per) / total,
+            first_action=max(firsts, key=firsts.__getitem__),
+            plan=max(plans_w, key=plans_w.__getitem__),
+            a_first=sum(w * d.a_first for w, d in per) / total,
+            per_build=per,
+        )
+
+    def incoming(
+        self, enemy_builds: list[tuple[Mon, float]], target: Mon, target_ours: bool = True
+    ) -> float:
+        """Expected fraction of `target`'s max HP one enemy attack takes (each build's best move)."""
+        total = 0.0
+        for b, w in enemy_builds:
+            opts = self.options(b, target, not target_ours)
+            total += w * max((o.mean * o.accuracy for o in opts), default=0.0)
+        return total
+
+    def best_incoming_move(
+        self, enemy: Mon, target: Mon, target_ours: bool = True
+    ) -> Option | None:
+        opts = self.options(enemy, target, not target_ours)
+        return max(opts, key=lambda o: o.mean * o.accuracy, default=None)
+
+    def is_counter(self, a: Mon, builds: list[tuple[Mon, float]], threshold: float = 0.5) -> bool:
+        """Wins the 1v1 from a free entry (thesis 3.5.1)."""
+        return self.versus(a, builds).p_win >= threshold
+
+    def is_check(self, a: Mon, builds: list[tuple[Mon, float]], threshold: float = 0.5) -> bool:
+        """Wins the 1v1 even after taking one more hit (thesis 3.5.1)."""
+        hit = self.incoming(builds, a)
+        return self.versus(a, builds, a_pre_damage=hit).p_win >= threshold
+
+
+def _boost(side: _Side, stat: str, n: int) -> None:
+    attr = {"atk": "atk", "spa": "spa", "def": "dfn", "spd": "spd", "spe": "spe"}.get(stat)
+    if attr is None:
+        return
+    base = side.mon.boost(stat)
+    cur = getattr(side, attr)
+    setattr(side, attr, max(-6 - base, min(6 - base, cur + n)))
+
+
+def _dmg(opt: Option, user: _Side, target: _Side, worst: bool, user_is_a: bool) -> float:
+    """Damage of one use as a fraction of the target's max HP, scaled by stage changes since the calc."""
+    if opt.physical:
+        scale = _stage_ratio(user.mon.boost("atk"), user.atk) / _stage_ratio(
+            target.mon.boost("def"), target.dfn
+        )
+    else:
+        scale = _stage_ratio(user.mon.boost("spa"), user.spa) / _stage_ratio(
+            target.mon.boost("spd"), target.spd
+        )
+    if worst:
+        # Worst case for A: A rolls low and may miss; B rolls high and always hits.
+        base = opt.low * opt.accuracy if user_is_a else opt.high
+    else:
+        base = opt.mean * opt.accuracy
+    return base * scale
+
+
+def _stage_ratio(start: int, delta: int) -> float:
+    return stage_multiplier(max(-6, min(6, start + delta))) / stage_multiplier(start)
+
+
+def _ttk(
+    user: _Side,
+    target: _Side,
+    worst: bool,
+    field: FieldState,
+    user_hp: float = 1.0,
+    target_hp: float = 1.0,
+) -> int:
+    """Turns for `user` to KO `target` if the target did nothing (thesis 3.6.5), from the given HP."""
+    if target_hp <= 0:
+        return 0
+    best = max((_dmg(o, user, target, worst, True) for o in user.options), default=0.0)
+    if best <= 0:
+        return MAX_TURNS * 4
+    return max(1, math.ceil(target_hp / best - 1e-9))
+
+
+def _best_setup(mon: Mon) -> str | None:
+    best, gain = None, 0
+    for move_id in mon.moves:
+        facts = move_facts(move_id)
+        if facts is None or not facts.is_setup:
+            continue
+        g = sum(n for s, n in facts.self_boosts if s in ("atk", "spa", "spe") and n > 0)
+        if g > gain:
+            best, gain = move_id, g
+    return best
+
+
+def _recovery(mon: Mon) -> tuple[str | None, float]:
+    for move_id in mon.moves:
+        facts = move_facts(move_id)
+        if facts is not None and facts.is_recovery and move_id != "rest":
+            return move_id, facts.heal
+    return None, 0.0
+
+
+def _status_priority(mon: Mon, move_id: str | None) -> int:
+    if move_id is None:
+        return 0
+    facts = move_facts(move_id)
+    if facts is None:
+        return 0
+    bonus = 1 if mon.ability == "prankster" else 0
+    if mon.ability == "triage" and facts.heal > 0:
+        bonus = 3
+    return facts.priority + bonus
+
+
+def _plan(setups: int) -> str:
+    return "attack" if setups == 0 else f"setup{setups}"
+
+
+def _better(d: Duel, other: Duel) -> bool:
+    def key(x: Duel) -> tuple:
+        return (x.a_wins, x.a_hp - x.b_hp, -x.turns)
+
+    return key(d) > key(other)
+
+
+__all__ = ["MatchupEngine", "Duel", "Aggregate", "hazard_fraction", "type_multiplier"]

@@ -1,0 +1,165 @@
+"""The planner's picture of one Pokémon: a frozen, hashable state (so results can be memoised by it).
+
+Ours come from poke-env's request data (true stats, moves, item, ability, tera type); each enemy
+hypothesis comes from a build (moves, item, ability, tera type) plus what the battle shows (HP, boosts, status).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+
+from poke_env.battle import Pokemon
+
+from randbot.bot.movefacts import species_entry
+
+STATS = ("hp", "atk", "def", "spa", "spd", "spe")
+BOOSTABLE = ("atk", "def", "spa", "spd", "spe")
+# Random battles give every set 85 EVs and 31 IVs with a neutral nature (thesis 3.4.1).
+RANDBATS_EV = 85
+RANDBATS_IV = 31
+
+
+def to_id(text: str | None) -> str:
+    return "".join(c for c in (text or "").lower() if c.isalnum())
+
+
+@dataclass(frozen=True)
+class Mon:
+    species: str  # poke-env species id
+    name: str  # display name (for the calc and logs)
+    level: int
+    base_types: tuple[str, ...]  # upper-case type names
+    tera_type: str | None  # upper-case; None when unknown
+    terastallized: bool
+    stats: tuple[int, int, int, int, int, int]  # raw stats, hp first
+    hp: int  # current HP, absolute
+    boosts: tuple[int, int, int, int, int]  # atk, def, spa, spd, spe stages
+    status: str | None  # "brn", "par", "psn", "tox", "slp", "frz"
+    item: str | None  # id; "" when it has none; None when unknown
+    ability: str | None  # id; None when unknown
+    moves: tuple[str, ...]  # move ids
+    weight: float = 50.0
+
+    @property
+    def max_hp(self) -> int:
+        return self.stats[0]
+
+    @property
+    def hp_fraction(self) -> float:
+        return self.hp / self.max_hp if self.max_hp else 0.0
+
+    @property
+    def types(self) -> tuple[str, ...]:
+        if self.terastallized and self.tera_type and self.tera_type != "STELLAR":
+            return (self.tera_type,)
+        return self.base_types
+
+    def stat(self, name: str) -> int:
+        return self.stats[STATS.index(name)]
+
+    def boost(self, name: str) -> int:
+        return self.boosts[BOOSTABLE.index(name)] if name in BOOSTABLE else 0
+
+    def with_hp(self, hp: int) -> Mon:
+        return replace(self, hp=max(0, min(self.max_hp, hp)))
+
+    def with_tera(self) -> Mon:
+        return replace(self, terastallized=True)
+
+    def with_boosts(self, boosts: tuple[int, int, int, int, int]) -> Mon:
+        return replace(self, boosts=boosts)
+
+    def fresh(self) -> Mon:
+        """The same Pokémon as it would be on switching in: boosts cleared (HP and status stay)."""
+        return replace(self, boosts=(0, 0, 0, 0, 0))
+
+
+def raw_stats(
+    base: dict[str, int], level: int, ev: int = RANDBATS_EV, iv: int = RANDBATS_IV
+) -> tuple[int, ...]:
+    hp = math.floor((2 * base["hp"] + iv + ev // 4) * level / 100) + level + 10
+    if base["hp"] == 1:  # Shedinja
+        hp = 1
+    others = [math.floor((2 * base[s] + iv + ev // 4) * level / 100) + 5 for s in STATS[1:]]
+    return (hp, *others)
+
+
+def _types_of(species_id: str, fallback: list) -> tuple[str, ...]:
+    entry = species_entry(species_id)
+    if entry.get("types"):
+        return tuple(t.upper() for t in entry["types"])
+    return tuple(t.name for t in fallback if t is not None)
+
+
+def _status(mon: Pokemon) -> str | None:
+    return mon.status.name.lower() if mon.status is not None and mon.status.name != "FNT" else None
+
+
+def _boosts(mon: Pokemon) -> tuple[int, int, int, int, int]:
+    b = mon.boosts
+    return tuple(int(b.get(s, 0)) for s in BOOSTABLE)  # type: ignore[return-value]
+
+
+def our_mon(mon: Pokemon) -> Mon:
+    """Our Pokémon from poke-env (the request gives true stats, moves, item, ability, tera type)."""
+    request = getattr(mon, "_last_request", None) or {}
+    tera = request.get("teraType")
+    stats = mon.stats
+    base = mon.base_stats
+    level = mon.level or 100
+    computed = raw_stats(base, level)
+    max_hp = mon.max_hp or computed[0]
+    values = (max_hp, *[int(stats.get(s) or computed[i + 1]) for i, s in enumerate(STATS[1:])])
+    return Mon(
+        species=mon.species,
+        name=species_entry(mon.species).get("name", mon.species),
+        level=level,
+        base_types=_types_of(mon.species, [mon.type_1, mon.type_2]),
+        tera_type=(mon.tera_type.name if mon.tera_type else (tera.upper() if tera else None)),
+        terastallized=mon.is_terastallized,
+        stats=values,  # type: ignore[arg-type]
+        hp=int(mon.current_hp or 0) if not mon.fainted else 0,
+        boosts=_boosts(mon),
+        status=_status(mon),
+        item=mon.item if mon.item != "unknown_item" else None,
+        ability=mon.ability,
+        moves=tuple(mon.moves),
+        weight=float(mon.weight or 50.0),
+    )
+
+
+def enemy_mon(
+    mon: Pokemon,
+    *,
+    level: int | None,
+    moves: tuple[str, ...],
+    item: str | None,
+    ability: str | None,
+    tera_type: str | None,
+) -> Mon:
+    """One hypothesis about an enemy Pokémon: a build, placed in the battle's visible state."""
+    lvl = level or mon.level or 80
+    stats = raw_stats(mon.base_stats, lvl)
+    seen_item = mon.item
+    if seen_item not in (None, "unknown_item"):
+        item = seen_item  # what the battle revealed beats what the build guessed
+    elif seen_item is None:
+        item = ""  # knocked off or consumed
+    seen_tera = mon.tera_type.name if (mon.is_terastallized and mon.tera_type) else None
+    return Mon(
+        species=mon.species,
+        name=species_entry(mon.species).get("name", mon.species),
+        level=lvl,
+        base_types=_types_of(mon.species, [mon.type_1, mon.type_2]),
+        tera_type=seen_tera or (tera_type.upper() if tera_type else None),
+        terastallized=mon.is_terastallized,
+        stats=stats,  # type: ignore[arg-type]
+        hp=0 if mon.fainted else max(1, round(stats[0] * mon.current_hp_fraction)),
+        boosts=_boosts(mon),
+        status=_status(mon),
+        item=to_id(item) if item else item,
+        ability=mon.ability or (to_id(ability) if ability else None),
+        moves=moves,
+        weight=float(mon.weight or 50.0),
+    )

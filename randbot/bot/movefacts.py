@@ -1,0 +1,163 @@
+"""What the planner needs to know about a move, read once from poke-env's move data.
+
+Everything here is derived from Showdown's move entries (via poke-env's GenData); no game data is typed in.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+from poke_env.data import GenData
+
+GEN = 9
+
+_HAZARDS = {"stealthrock", "spikes", "toxicspikes", "stickyweb"}
+_SCREENS = {"reflect", "lightscreen", "auroraveil"}
+# Status conditions a move inflicts as its main effect (not a secondary chance).
+_MAJOR_STATUS = {"brn", "par", "psn", "tox", "slp"}
+
+
+@dataclass(frozen=True)
+class MoveFacts:
+    id: str
+    name: str
+    type: str  # upper-case type name, as poke-env's type chart keys
+    category: str  # "Physical", "Special", "Status"
+    base_power: int
+    accuracy: float  # 0..1; always-hit moves are 1.0
+    priority: int
+    hits: float  # expected number of hits
+    max_hits: int
+    recoil: float  # fraction of damage dealt taken back
+    drain: float  # fraction of damage dealt healed
+    heal: float  # fraction of max HP healed (Recover & co.)
+    self_boosts: tuple[
+        tuple[str, int], ...
+    ]  # boosts the user gets (Swords Dance, Close Combat's drops)
+    target_boosts: tuple[tuple[str, int], ...]  # boosts put on the target by a status move
+    side_condition: str | None  # hazard or screen this move sets (id)
+    status: str | None  # major status inflicted as the main effect
+    flags: frozenset[str]
+    self_switch: bool
+    self_destruct: bool
+    fixed_damage: (
+        str | int | None
+    )  # "level" for Seismic Toss / Night Shade, an int for fixed damage
+    has_secondary: bool
+    target: str
+
+    @property
+    def is_damaging(self) -> bool:
+        return self.category != "Status"
+
+    @property
+    def is_hazard(self) -> bool:
+        return self.side_condition in _HAZARDS
+
+    @property
+    def is_screen(self) -> bool:
+        return self.side_condition in _SCREENS
+
+    @property
+    def is_setup(self) -> bool:
+        """A status move that raises the user's offence or speed (Swords Dance, Dragon Dance, Calm Mind...)."""
+        if self.category != "Status":
+            return False
+        gains = dict(self.self_boosts)
+        return any(gains.get(s, 0) > 0 for s in ("atk", "spa", "spe"))
+
+    @property
+    def is_recovery(self) -> bool:
+        return self.heal > 0 and self.category == "Status"
+
+
+def _pairs(d: dict | None) -> tuple[tuple[str, int], ...]:
+    return tuple(sorted((d or {}).items()))
+
+
+@cache
+def move_facts(move_id: str) -> MoveFacts | None:
+    """Facts about a move by id; None for ids poke-env does not know (never raises)."""
+    entry = GenData.from_gen(GEN).moves.get(move_id)
+    if entry is None:
+        return None
+    accuracy = entry.get("accuracy", True)
+    multihit = entry.get("multihit")
+    if isinstance(multihit, list):
+        low, high = multihit
+        hits = 3.1 if (low, high) == (2, 5) else (low + high) / 2
+        max_hits = high
+    elif isinstance(multihit, int):
+        hits = float(multihit)
+        max_hits = multihit
+    else:
+        hits, max_hits = 1.0, 1
+    if move_id in ("tripleaxel", "triplekick"):
+        hits = 1 + 2 * 0.9 + 3 * 0.81  # rising power per hit, folded into the hit count
+    recoil = entry.get("recoil")
+    drain = entry.get("drain")
+    heal = entry.get("heal")
+    category = entry.get("category", "Status")
+    self_boosts = (
+        entry.get("self", {}).get("boosts") if isinstance(entry.get("self"), dict) else None
+    )
+    target_boosts = None
+    if category == "Status":
+        if entry.get("target") == "self" or entry.get("target") == "allySide":
+            self_boosts = entry.get("boosts") or self_boosts
+        else:
+            target_boosts = entry.get("boosts")
+    if move_id in ("shoreup", "synthesis", "moonlight", "morningsun") and not heal:
+        heal = [1, 2]
+    if move_id == "rest":
+        heal = [1, 1]
+    status = entry.get("status") if category == "Status" else None
+    if status not in _MAJOR_STATUS:
+        status = None
+    side = entry.get("sideCondition")
+    return MoveFacts(
+        id=move_id,
+        name=entry.get("name", move_id),
+        type=str(entry.get("type", "Normal")).upper(),
+        category=category,
+        base_power=int(entry.get("basePower", 0) or 0),
+        accuracy=1.0 if accuracy is True else float(accuracy) / 100,
+        priority=int(entry.get("priority", 0)),
+        hits=hits,
+        max_hits=max_hits,
+        recoil=(recoil[0] / recoil[1]) if recoil else 0.0,
+        drain=(drain[0] / drain[1]) if drain else 0.0,
+        heal=(heal[0] / heal[1]) if heal else 0.0,
+        self_boosts=_pairs(self_boosts),
+        target_boosts=_pairs(target_boosts),
+        side_condition=side.lower() if isinstance(side, str) else None,
+        status=status,
+        flags=frozenset(entry.get("flags", {})),
+        self_switch=bool(entry.get("selfSwitch")),
+        self_destruct=bool(entry.get("selfdestruct")),
+        fixed_damage=entry.get("damage"),
+        has_secondary=bool(entry.get("secondary") or entry.get("secondaries")),
+        target=str(entry.get("target", "normal")),
+    )
+
+
+@cache
+def type_chart() -> dict[str, dict[str, float]]:
+    return GenData.from_gen(GEN).type_chart
+
+
+def effectiveness(move_type: str, defender_types: tuple[str, ...]) -> float:
+    """Type multiplier of an attacking type on a defender's types (chart[defending][attacking])."""
+    chart = type_chart()
+    mult = 1.0
+    for t in defender_types:
+        row = chart.get(t)
+        if row is not None:
+            mult *= row.get(move_type, 1.0)
+    return mult
+
+
+@cache
+def species_entry(species_id: str) -> dict:
+    return GenData.from_gen(GEN).pokedex.get(species_id, {})

@@ -1,0 +1,120 @@
+"""One decision: read the battle, batch the damage requests, pick the phase, and let it choose."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from poke_env.battle import Battle
+
+from randbot.bot.beliefs import Beliefs
+from randbot.bot.config import BotConfig
+from randbot.bot.damage import DamageOracle
+from randbot.bot.decision import Deadline, Decision
+from randbot.bot.discover import discover
+from randbot.bot.matchup import MatchupEngine
+from randbot.bot.scores import compute_scores
+from randbot.bot.situation import Situation, read_situation
+from randbot.bot.tactics import Tactics, agg_key
+
+SWITCH_MARGIN = 0.3  # core policy: a switch must beat staying by this much
+
+
+def phase_of(sit: Situation, config: BotConfig) -> str:
+    if config.defeat and (not config.discover or sit.unseen <= config.defeat_when_unseen_at_most):
+        return "defeat"
+    if config.discover:
+        return "discover"
+    return "core"
+
+
+def _prefetch(engine: MatchupEngine, sit: Situation, deadline: Deadline, everyone: bool) -> None:
+    """All calc requests of this decision in one bridge round-trip."""
+    if engine.oracle.calc is None:
+        return
+    keys: list[tuple] = []
+    enemies = (
+        list(sit.enemies.values()) if everyone else ([sit.enemy_active] if sit.enemy_active else [])
+    )
+    for mon in sit.ours.values():
+        variants = [mon, mon.fresh()]
+        if mon is sit.active and sit.battle.can_tera:
+            variants.append(mon.with_tera())
+        for slot in enemies:
+            for b, _w in slot.builds:
+                for v in variants:
+                    keys += engine.keys(v, b)
+    engine.oracle.prefetch(keys, deadline=deadline.until)
+
+
+def decide(
+    battle: Battle,
+    beliefs: Beliefs,
+    oracle: DamageOracle,
+    config: BotConfig,
+    deadline: Deadline,
+    tracker: Any | None,
+) -> Decision:
+    sit = read_situation(battle, beliefs, tracker)
+    if sit.enemy_active is None:
+        return Decision("move", "", "fallback", "no-enemy-active")
+    engine = MatchupEngine(oracle, sit.field)
+    phase = phase_of(sit, config)
+    _prefetch(engine, sit, deadline, everyone=phase == "defeat" or config.sack_pivot)
+    tactics = Tactics(engine, sit, config, deadline)
+    assumed = {"species": sit.enemy_active.top.name, **sit.enemy_active.guesses[0].describe()}
+    forced = bool(battle.force_switch) or (
+        not battle.available_moves and bool(battle.available_switches)
+    )
+    if phase == "defeat":
+        from randbot.bot.defeat import defeat
+
+        decision = defeat(tactics, config, forced)
+    elif forced:
+        decision = best_entry(tactics, phase)
+    elif phase == "discover":
+        scores = None
+        if config.sack_pivot:
+            scores = compute_scores(engine, sit.ours, {k: s.builds for k, s in sit.enemies.items()})
+        decision = discover(tactics, scores, config.sack_pivot)
+    else:
+        decision = core(tactics)
+    decision.assumed = assumed
+    return decision
+
+
+def best_entry(t: Tactics, phase: str) -> Decision:
+    entries = t.entry_evals()
+    if not entries:
+        return Decision("move", "", phase, "no-switch")
+    key, _agg = max(entries, key=lambda ka: agg_key(ka[1]))
+    return Decision(
+        "switch",
+        key,
+        phase,
+        "best-entry",
+        candidates=[(f"switch {k}", a.margin) for k, a in entries],
+    )
+
+
+def core(t: Tactics) -> Decision:
+    """Neither Discover rules nor the planner: the best move, or a switch that is clearly better."""
+    battle = t.sit.battle
+    candidates: list[tuple[str, float]] = []
+    best_value = -9.0
+    best: Decision | None = None
+    if battle.available_moves:
+        move, evals = t.best_move(allow_tera=t.config.tera and battle.can_tera)
+        candidates += [(e.label, e.value) for e in evals]
+        best_value = move.value
+        best = Decision("move", move.move, "core", "best-move", tera=move.tera)
+    if battle.available_switches and not battle.trapped:
+        switches = t.switch_evals()
+        candidates += [(f"switch {k}", a.margin) for k, a in switches]
+        if switches:
+            key, agg = max(switches, key=lambda ka: agg_key(ka[1]))
+            if best is None or agg.margin > best_value + SWITCH_MARGIN:
+                best = Decision("switch", key, "core", "better-switch")
+    if best is None:
+        return Decision("move", "", "core", "nothing-legal")
+    best.candidates = candidates
+    return best

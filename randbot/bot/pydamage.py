@@ -1,0 +1,310 @@
+"""A fast Python damage estimate (gen 9 formula with the modifiers that decide random battles).
+
+It is the planner's fallback when the @smogon/calc bridge is unavailable or the deadline is near, and the
+baseline the bridge is measured against. Mechanics follow Showdown's damage formula; the type chart and move
+data come from poke-env.
+"""
+
+from __future__ import annotations
+
+import math
+
+from randbot.bot.field import FieldState
+from randbot.bot.mon import Mon
+from randbot.bot.movefacts import MoveFacts, effectiveness, move_facts
+
+_IMMUNE_ABILITY = {
+    "GROUND": {"levitate", "eartheater"},
+    "FIRE": {"flashfire", "wellbakedbody"},
+    "WATER": {"waterabsorb", "stormdrain", "dryskin"},
+    "ELECTRIC": {"voltabsorb", "lightningrod", "motordrive"},
+    "GRASS": {"sapsipper"},
+}
+_ATE = {"aerilate": "FLYING", "pixilate": "FAIRY", "refrigerate": "ICE", "galvanize": "ELECTRIC"}
+_TYPE_BOOST_ABILITY = {
+    "transistor": ("ELECTRIC", 1.3),
+    "dragonsmaw": ("DRAGON", 1.5),
+    "rockypayload": ("ROCK", 1.5),
+    "steelworker": ("STEEL", 1.5),
+}
+
+
+def stage_multiplier(stage: int) -> float:
+    return (2 + stage) / 2 if stage >= 0 else 2 / (2 - stage)
+
+
+def move_type(attacker: Mon, move: MoveFacts) -> str:
+    if move.id == "terablast" and attacker.terastallized and attacker.tera_type:
+        return attacker.tera_type
+    if move.type == "NORMAL" and attacker.ability in _ATE:
+        return _ATE[attacker.ability]
+    return move.type
+
+
+def is_grounded(mon: Mon) -> bool:
+    return "FLYING" not in mon.types and mon.ability != "levitate" and mon.item != "airballoon"
+
+
+def type_multiplier(attacker: Mon, defender: Mon, move: MoveFacts) -> float:
+    mtype = move_type(attacker, move)
+    if defender.ability in _IMMUNE_ABILITY.get(mtype, ()) and attacker.ability not in (
+        "moldbreaker",
+        "teravolt",
+        "turboblaze",
+    ):
+        return 0.0
+    if mtype == "GROUND" and defender.item == "airballoon":
+        return 0.0
+    mult = effectiveness(mtype, defender.types)
+    if mult == 0 and attacker.ability == "scrappy" and mtype in ("NORMAL", "FIGHTING"):
+        mult = effectiveness(mtype, tuple(t for t in defender.types if t != "GHOST"))
+    if move.id == "freezedry" and "WATER" in defender.types:
+        mult *= 4.0
+    if defender.ability == "wonderguard" and mult <= 1:
+        return 0.0
+    return mult
+
+
+def speed(mon: Mon, field: FieldState, ours: bool) -> float:
+    s = mon.stat("spe") * stage_multiplier(mon.boost("spe"))
+    if mon.item == "choicescarf":
+        s *= 1.5
+    if mon.status == "par" and mon.ability != "quickfeet":
+        s *= 0.5
+    if field.side(ours).tailwind:
+        s *= 2
+    w, a = field.weather, mon.ability
+    if (w == "rain" and a == "swiftswim") or (w == "sun" and a == "chlorophyll"):
+        s *= 2
+    if (w == "sand" and a == "sandrush") or (w == "snow" and a == "slushrush"):
+        s *= 2
+    if a == "quickfeet" and mon.status:
+        s *= 1.5
+    return s
+
+
+def _base_power(attacker: Mon, defender: Mon, move: MoveFacts, field: FieldState) -> float:
+    bp = float(move.base_power)
+    mid = move.id
+    if mid == "knockoff" and defender.item != "":
+        bp *= 1.5
+    elif mid == "facade" and attacker.status:
+        bp *= 2
+    elif mid in ("hex", "infernalparade", "bittermalice") and defender.status:
+        bp *= 2
+    elif mid in ("eruption", "waterspout", "dragonenergy"):
+        bp = max(1.0, 150 * attacker.hp_fraction)
+    elif mid == "acrobatics" and attacker.item == "":
+        bp *= 2
+    elif mid in ("storedpower", "powertrip"):
+        bp = 20 + 20 * sum(b for b in attacker.boosts if b > 0)
+    elif mid == "gyroball":
+        bp = min(150.0, 25 * defender.stat("spe") / max(1, attacker.stat("spe")) + 1)
+    elif mid == "electroball":
+        ratio = attacker.stat("spe") / max(1, defender.stat("spe"))
+        bp = (
+            150
+            if ratio >= 4
+            else 120
+            if ratio >= 3
+            else 80
+            if ratio >= 2
+            else 60
+            if ratio >= 1
+            else 40
+        )
+    elif mid in ("lowkick", "grassknot"):
+        w = defender.weight
+        bp = (
+            120
+            if w >= 200
+            else 100
+            if w >= 100
+            else 80
+            if w >= 50
+            else 60
+            if w >= 25
+            else 40
+            if w >= 10
+            else 20
+        )
+    elif mid in ("heavyslam", "heatcrash"):
+        r = attacker.weight / max(0.1, defender.weight)
+        bp = 120 if r >= 5 else 100 if r >= 4 else 80 if r >= 3 else 60 if r >= 2 else 40
+    elif mid == "weatherball" and field.weather:
+        bp = 100
+    elif mid == "boltbeak" or mid == "fishiousrend":
+        bp = 85  # doubled only when moving first; counted at the midpoint
+    elif mid == "ragefist":
+        bp = 75
+    elif mid == "lastrespects":
+        bp = 75
+    if attacker.ability == "technician" and bp <= 60:
+        bp *= 1.5
+    return bp
+
+
+def estimate(
+    attacker: Mon, defender: Mon, move_id: str, field: FieldState, attacker_ours: bool
+) -> tuple[int, int, float]:
+    """(min, max, mean) damage of one use of the move (all hits), absolute HP; zeros when it cannot hurt."""
+    move = move_facts(move_id)
+    if move is None or not move.is_damaging:
+        return 0, 0, 0.0
+    tmult = type_multiplier(attacker, defender, move)
+    if tmult == 0:
+        return 0, 0, 0.0
+    if move.fixed_damage == "level":
+        return attacker.level, attacker.level, float(attacker.level)
+    if isinstance(move.fixed_damage, int):
+        return move.fixed_damage, move.fixed_damage, float(move.fixed_damage)
+    if move.id in ("superfang", "ruination", "naturesmadness"):
+        half = max(1, defender.hp // 2)
+        return half, half, float(half)
+    bp = _base_power(attacker, defender, move, field)
+    if bp <= 0:
+        return 0, 0, 0.0
+    mtype = move_type(attacker, move)
+    category = move.category
+    if move.id == "terablast" and attacker.terastallized:
+        category = "Physical" if attacker.stat("atk") > attacker.stat("spa") else "Special"
+    physical = category == "Physical"
+    # Attacking stat
+    if move.id == "bodypress":
+        a_stat, a_stage = attacker.stat("def"), attacker.boost("def")
+    elif move.id == "foulplay":
+        a_stat, a_stage = defender.stat("atk"), defender.boost("atk")
+    else:
+        key = "atk" if physical else "spa"
+        a_stat, a_stage = attacker.stat(key), attacker.boost(key)
+    d_key = "def" if (physical or move.id in ("psyshock", "psystrike", "secretsword")) else "spd"
+    d_stat, d_stage = defender.stat(d_key), defender.boost(d_key)
+    if defender.ability == "unaware":
+        a_stage = 0
+    if attacker.ability == "unaware" or move.id in ("sacredsword", "darkestlariat"):
+        d_stage = 0
+    atk = a_stat * stage_multiplier(a_stage)
+    dfn = d_stat * stage_multiplier(d_stage)
+    ab, item = attacker.ability, attacker.item
+    if physical and ab in ("hugepower", "purepower"):
+        atk *= 2
+    if physical and (ab in ("hustle", "gorillatactics") or item == "choiceband"):
+        atk *= 1.5
+    if not physical and item == "choicespecs":
+        atk *= 1.5
+    if ab == "guts" and attacker.status and physical:
+        atk *= 1.5
+    if ab == "solarpower" and field.weather == "sun" and not physical:
+        atk *= 1.5
+    if ab == "waterbubble" and mtype == "WATER":
+        atk *= 2
+    if defender.item == "assaultvest" and d_key == "spd":
+        dfn *= 1.5
+    if defender.item == "eviolite":
+        dfn *= 1.5
+    if defender.ability == "furcoat" and d_key == "def":
+        dfn *= 2
+    if field.weather == "sand" and d_key == "spd" and "ROCK" in defender.types:
+        dfn *= 1.5
+    if field.weather == "snow" and d_key == "def" and "ICE" in defender.types:
+        dfn *= 1.5
+    base = (
+        math.floor(
+            math.floor(math.floor(2 * attacker.level / 5 + 2) * bp * atk / max(1.0, dfn)) / 50
+        )
+        + 2
+    )
+    mod = 1.0
+    # Weather and terrain
+    if field.weather == "sun":
+        mod *= 1.5 if mtype == "FIRE" else 0.5 if mtype == "WATER" else 1
+    elif field.weather == "rain":
+        mod *= 1.5 if mtype == "WATER" else 0.5 if mtype == "FIRE" else 1
+    if field.terrain and is_grounded(attacker):
+        if (field.terrain, mtype) in (
+            ("electric", "ELECTRIC"),
+            ("grassy", "GRASS"),
+            ("psychic", "PSYCHIC"),
+        ):
+            mod *= 1.3
+    if field.terrain == "misty" and mtype == "DRAGON" and is_grounded(defender):
+        mod *= 0.5
+    # STAB
+    stab_types = set(attacker.base_types)
+    if attacker.terastallized and attacker.tera_type:
+        stab_types.add(attacker.tera_type)
+    if mtype in stab_types or ab in ("protean", "libero"):
+        stab = 2.0 if ab == "adaptability" else 1.5
+        if attacker.terastallized and mtype == attacker.tera_type and mtype in attacker.base_types:
+            stab = 2.0
+        mod *= stab
+    mod *= tmult
+    if attacker.status == "brn" and physical and ab != "guts" and move.id != "facade":
+        mod *= 0.5
+    # Screens on the defender's side
+    dside = field.side(not attacker_ours)
+    if dside.aurora_veil or (physical and dside.reflect) or (not physical and dside.light_screen):
+        mod *= 2732 / 4096
+    # Attacker abilities and items
+    flags = move.flags
+    if ab == "toughclaws" and "contact" in flags:
+        mod *= 1.3
+    if ab == "sheerforce" and move.has_secondary:
+        mod *= 1.3
+    if ab == "ironfist" and "punch" in flags:
+        mod *= 1.2
+    if ab == "strongjaw" and "bite" in flags:
+        mod *= 1.5
+    if ab == "sharpness" and "slicing" in flags:
+        mod *= 1.5
+    if ab == "megalauncher" and "pulse" in flags:
+        mod *= 1.5
+    if ab == "punkrock" and "sound" in flags:
+        mod *= 1.3
+    if ab in _ATE and move.type == "NORMAL":
+        mod *= 1.2
+    if ab in _TYPE_BOOST_ABILITY and _TYPE_BOOST_ABILITY[ab][0] == mtype:
+        mod *= _TYPE_BOOST_ABILITY[ab][1]
+    if ab == "tintedlens" and tmult < 1:
+        mod *= 2
+    if item == "lifeorb":
+        mod *= 1.3
+    if item == "expertbelt" and tmult > 1:
+        mod *= 1.2
+    # Defender abilities
+    dab = defender.ability
+    if dab in ("multiscale", "shadowshield") and defender.hp >= defender.max_hp:
+        mod *= 0.5
+    if dab in ("filter", "solidrock", "prismarmor") and tmult > 1:
+        mod *= 0.75
+    if dab == "thickfat" and mtype in ("FIRE", "ICE"):
+        mod *= 0.5
+    if dab in ("heatproof", "waterbubble") and mtype == "FIRE":
+        mod *= 0.5
+    if dab == "purifyingsalt" and mtype == "GHOST":
+        mod *= 0.5
+    if dab == "icescales" and not physical:
+        mod *= 0.5
+    if dab == "fluffy":
+        mod *= 0.5 if "contact" in flags else 1
+        mod *= 2 if mtype == "FIRE" else 1
+    if dab == "dryskin" and mtype == "FIRE":
+        mod *= 1.25
+    if (dab == "bulletproof" and "bullet" in flags) or (dab == "soundproof" and "sound" in flags):
+        return 0, 0, 0.0
+    hits = move.hits
+    if ab == "skilllink" and move.max_hits > 1:
+        hits = float(move.max_hits)
+    if item == "loadeddice" and move.max_hits >= 5:
+        hits = 4.5
+    high = base * mod
+    if ab == "parentalbond":
+        high *= 1.25
+    per_hit_max = max(1, math.floor(high))
+    per_hit_min = max(1, math.floor(high * 0.85))
+    mean_hit = (per_hit_max + per_hit_min) / 2 * (1 + 0.5 / 24)  # crits at 1/24, 1.5x
+    return (
+        int(per_hit_min * max(1.0, math.floor(hits))),
+        int(per_hit_max * max(1.0, math.ceil(hits))),
+        mean_hit * hits,
+    )

@@ -1,0 +1,141 @@
+"""Evaluations every phase shares: each available move, each switch, each free entry, and tera."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from randbot.bot.config import BotConfig
+from randbot.bot.decision import Deadline
+from randbot.bot.matchup import Aggregate, MatchupEngine, hazard_fraction
+from randbot.bot.mon import Mon
+from randbot.bot.situation import Situation
+
+
+@dataclass
+class MoveEval:
+    move: str
+    tera: bool
+    agg: Aggregate
+
+    @property
+    def label(self) -> str:
+        return self.move + ("+tera" if self.tera else "")
+
+    @property
+    def value(self) -> float:
+        return self.agg.margin
+
+
+class Tactics:
+    def __init__(
+        self, engine: MatchupEngine, sit: Situation, config: BotConfig, deadline: Deadline
+    ) -> None:
+        self.engine = engine
+        self.sit = sit
+        self.config = config
+        self.deadline = deadline
+        self._stay: Aggregate | None = None
+
+    @property
+    def enemy(self) -> list[tuple[Mon, float]]:
+        assert self.sit.enemy_active is not None
+        return self.sit.enemy_active.builds
+
+    def available_moves(self) -> list[str]:
+        return [m.id for m in self.sit.battle.available_moves]
+
+    def stay(self) -> Aggregate:
+        """The active's 1v1 against the enemy active from the current state."""
+        if self._stay is None:
+            assert self.sit.active is not None
+            self._stay = self.engine.versus(self.sit.active, self.enemy)
+        return self._stay
+
+    def move_evals(self, with_tera: bool) -> list[MoveEval]:
+        active = self.sit.active
+        assert active is not None
+        out = []
+        for move_id in self.available_moves():
+            out.append(
+                MoveEval(move_id, False, self.engine.versus(active, self.enemy, first=move_id))
+            )
+        if with_tera and not self.deadline.expired():
+            tera_mon = active.with_tera()
+            for move_id in self.available_moves():
+                out.append(
+                    MoveEval(move_id, True, self.engine.versus(tera_mon, self.enemy, first=move_id))
+                )
+        return out
+
+    def best_move(self, allow_tera: bool) -> tuple[MoveEval, list[MoveEval]]:
+        evals = self.move_evals(with_tera=allow_tera)
+        plain = [e for e in evals if not e.tera]
+        best_plain = max(plain, key=_move_key)
+        best = best_plain
+        teras = [e for e in evals if e.tera]
+        if teras:
+            best_tera = max(teras, key=_move_key)
+            if self.tera_worth_it(best_plain, best_tera):
+                best = best_tera
+        return best, evals
+
+    def tera_worth_it(self, plain: MoveEval, tera: MoveEval) -> bool:
+        """Terastallize when it flips the 1v1 or a KO threshold; never early without cause."""
+        flips = plain.agg.p_win < 0.5 <= tera.agg.p_win
+        ko_now = tera.agg.ttk_ab <= 1 < plain.agg.ttk_ab
+        last_one = len(self.sit.ours) == 1
+        gain = tera.value - plain.value
+        if last_one and gain > 0.05:
+            return True
+        return (flips or ko_now) and gain > 0.15
+
+    def incoming_on(self, mon: Mon) -> float:
+        """Expected HP share `mon` loses switching in now: the enemy's hit plus our hazards."""
+        return self.engine.incoming(self.enemy, mon) + hazard_fraction(
+            mon, self.sit.field, ours=True
+        )
+
+    def switch_evals(self) -> list[tuple[str, Aggregate]]:
+        """Each available switch: it takes the enemy's hit on the way in, then the 1v1."""
+        out = []
+        for poke in self.sit.battle.available_switches:
+            key = _key_of(self.sit, poke)
+            mon = self.sit.ours.get(key) if key else None
+            if mon is None:
+                continue
+            out.append(
+                (
+                    key,
+                    self.engine.versus(mon.fresh(), self.enemy, a_pre_damage=self.incoming_on(mon)),
+                )
+            )
+            if self.deadline.expired():
+                break
+        return out
+
+    def entry_evals(self) -> list[tuple[str, Aggregate]]:
+        """Each available switch after a faint: a free entry (only hazards on the way in)."""
+        out = []
+        for poke in self.sit.battle.available_switches:
+            key = _key_of(self.sit, poke)
+            mon = self.sit.ours.get(key) if key else None
+            if mon is None:
+                continue
+            pre = hazard_fraction(mon, self.sit.field, ours=True)
+            out.append((key, self.engine.versus(mon.fresh(), self.enemy, a_pre_damage=pre)))
+        return out
+
+
+def _move_key(e: MoveEval) -> tuple:
+    return (round(e.agg.margin, 3), e.agg.p_win, -e.agg.ttk_ab)
+
+
+def _key_of(sit: Situation, poke) -> str | None:
+    for key, p in sit.battle.team.items():
+        if p is poke:
+            return key
+    return None
+
+
+def agg_key(agg: Aggregate) -> tuple:
+    return (round(agg.margin, 3), agg.p_win)
