@@ -1,0 +1,92 @@
+// Streams random-battle builds from the pinned pokemon-showdown team generator to Python.
+//
+// Usage: node generator.js FORMAT SEED TEAMS [BATCH]
+//   TEAMS = 0 streams forever (the Python side stops us). One JSON line per batch of teams:
+//   {"teams": k, "sets": [[speciesid, level, [moveids sorted], item, ability, tera, evs, ivs, nature], ...],
+//    "species": {id: {"name", "base_stats", "level_hint"}}}   (species: only ids seen for the first time)
+// The first line is a header: {"header": {format, version, seed}} or {"error": "..."}.
+// Cosmetic formes fold into their base species here, where the Dex knows which formes are cosmetic.
+'use strict';
+
+const path = require('path');
+const showdownDir = process.env.RANDBOT_SHOWDOWN_DIR ||
+  path.join(__dirname, '..', 'node_modules', 'pokemon-showdown');
+const {Teams, Dex, toID} = require(showdownDir);
+const version = require(path.join(showdownDir, 'package.json')).version;
+
+const [formatName, seed, teamsArg, batchArg] = process.argv.slice(2);
+const wanted = Number(teamsArg || 0);
+const batchSize = Number(batchArg || 50);
+
+function fail(message) {
+  process.stdout.write(JSON.stringify({error: message}) + '\n');
+  process.exit(2);
+}
+
+const format = Dex.formats.get(formatName);
+if (!format.exists || format.effectType !== 'Format') fail(`unknown format ${JSON.stringify(formatName)}`);
+let generator;
+try {
+  generator = Teams.getGenerator(format, seed);
+  generator.getTeam();  // fail early on formats whose generator cannot run here
+  generator = Teams.getGenerator(format, seed);  // and restart so the seed's stream is complete
+} catch (error) {
+  fail(`no team generator for ${format.id}: ${error.message}`);
+}
+const dex = Dex.forFormat(format);
+
+function statsArray(table, fallback) {
+  if (!table) return null;
+  return ['hp', 'atk', 'def', 'spa', 'spd', 'spe'].map(s => (table[s] ?? fallback));
+}
+
+const known = new Set();
+const speciesCache = new Map();
+function foldedSpecies(name) {
+  let entry = speciesCache.get(name);
+  if (entry) return entry;
+  let species = dex.species.get(name);
+  // Cosmetic formes (Gastrodon-East, Vivillon-*) have the base's stats, moves and sets.
+  if (species.isCosmeticForme) species = dex.species.get(species.baseSpecies);
+  entry = {id: species.id, name: species.name, baseStats: statsArray(species.baseStats, 0)};
+  speciesCache.set(name, entry);
+  return entry;
+}
+
+process.stdout.write(JSON.stringify({header: {format: format.id, name: format.name, version, seed}}) + '\n');
+
+let produced = 0;
+function writeBatch() {
+  const sets = [];
+  const newSpecies = {};
+  let teams = 0;
+  while (teams < batchSize && (wanted === 0 || produced < wanted)) {
+    for (const set of generator.getTeam()) {
+      const species = foldedSpecies(set.species);
+      if (!known.has(species.id)) {
+        known.add(species.id);
+        newSpecies[species.id] = {name: species.name, base_stats: species.baseStats};
+      }
+      sets.push([
+        species.id, set.level || 100, set.moves.map(toID).sort(), set.item || '', set.ability || '',
+        set.teraType || '', statsArray(set.evs, 0), statsArray(set.ivs, 31), set.nature || '',
+      ]);
+    }
+    teams++;
+    produced++;
+  }
+  const line = {teams, sets};
+  if (Object.keys(newSpecies).length) line.species = newSpecies;
+  return process.stdout.write(JSON.stringify(line) + '\n');
+}
+
+function pump() {
+  while (wanted === 0 || produced < wanted) {
+    if (!writeBatch()) {
+      process.stdout.once('drain', pump);  // back-pressure: Python reads slower than we generate
+      return;
+    }
+  }
+}
+process.stdout.on('error', () => process.exit(0));  // Python closed the pipe: we are done
+pump();

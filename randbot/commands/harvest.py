@@ -1,0 +1,120 @@
+"""`randbot harvest`: collect random-battle builds into the set database (setdb/data/<format>/)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import secrets
+import sys
+
+DEFAULT_THRESHOLD = 0.001
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "harvest",
+        help="harvest random-battle builds into per-species frequency files",
+        description="Count the builds of a random-battle format, from the pinned team generator "
+        "(fast) or from battles on a server (works on any server). Merges into existing counts; "
+        "flushes every --interval seconds and on Ctrl-C/SIGTERM.",
+    )
+    parser.add_argument("--format", default="gen9randombattle", help="random-battle format")
+    parser.add_argument("--source", choices=("generator", "battles"), default="generator")
+    limits = parser.add_mutually_exclusive_group()
+    limits.add_argument("--teams", type=int, help="stop after N generated teams")
+    limits.add_argument("--battles", type=int, help="stop after N battles (battles source)")
+    limits.add_argument("--hours", type=float, help="stop after H hours")
+    limits.add_argument(
+        "--until-converged",
+        nargs="?",
+        type=float,
+        const=DEFAULT_THRESHOLD,
+        metavar="THRESHOLD",
+        help="stop when the Good-Turing unseen mass is below THRESHOLD (default 0.001 = 0.1%%)",
+    )
+    parser.add_argument("--out", help="the format's data folder (default: setdb/data/<format>/)")
+    parser.add_argument("--seed", help="generator seed (default: random; recorded in MANIFEST)")
+    parser.add_argument("--interval", type=float, default=30.0, help="seconds between flushes")
+    parser.add_argument("--server", help="battles source: ws:// URL of a server (default: local)")
+    parser.add_argument(
+        "--concurrency", type=int, default=4, help="battles source: parallel battles"
+    )
+    parser.add_argument("--json", action="store_true", help="print a JSON summary to stdout")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from collectors.errors import HarvestError
+    from collectors.generator import GeneratorSource, seed_string
+    from collectors.harvest import Harvester, StopRule, harvest_directory
+    from collectors.node import format_data, showdown_version
+    from collectors.store import HarvestStore
+    from randbot.formats import check_format
+
+    format_id = check_format(args.format)
+    for name in ("teams", "battles", "hours", "until_converged", "interval"):
+        value = getattr(args, name)
+        if value is not None and value <= 0:
+            raise HarvestError(f"--{name.replace('_', '-')} must be positive")
+    if args.source == "generator" and args.battles is not None:
+        raise HarvestError("--battles needs --source battles (the generator counts --teams)")
+    if args.source == "battles" and args.teams is not None:
+        raise HarvestError("--teams needs --source generator (the battles source counts --battles)")
+    if not any((args.teams, args.battles, args.hours, args.until_converged)):
+        args.until_converged = DEFAULT_THRESHOLD
+
+    data = format_data(format_id)  # also checks that the pinned generator supports the format
+    store = HarvestStore(
+        harvest_directory(args.out, format_id),
+        format_id,
+        showdown_version(),
+        args.source,
+        format_data=data,
+    )
+    store.open()
+    if args.source == "generator":
+        seed = seed_string(args.seed if args.seed is not None else secrets.randbits(63))
+        if seed in store.used_seeds():
+            raise HarvestError(
+                f"seed {args.seed} was already harvested into {store.directory}; "
+                "another seed gives new teams"
+            )
+        source = GeneratorSource(format_id, seed, teams=args.teams or 0)
+    else:
+        from collectors.battles import BattleSource
+
+        seed = None
+        source = BattleSource(format_id, server_url=args.server, concurrency=args.concurrency)
+    store.run["seed"] = seed
+    stop = StopRule(
+        teams=args.teams,
+        battles=args.battles,
+        seconds=args.hours * 3600 if args.hours else None,
+        unseen_below=args.until_converged,
+    )
+    result = Harvester(
+        source, store, stop, interval=args.interval, progress=not args.no_progress
+    ).run()
+    summary = {
+        "format": format_id,
+        "source": args.source,
+        "out": str(store.directory),
+        "seed": seed,
+        **result.as_dict(),
+        "species": len(store.records),
+        "builds": store.builds,
+        "total_pokemon": store.pokemon,
+    }
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        print(
+            f"harvested {result.teams} teams / {result.battles} battles in {result.seconds:.1f}s "
+            f"({summary['teams_per_s']:.0f} teams/s, {summary['battles_per_s']:.1f} battles/s, "
+            f"{summary['builds_per_s']:.0f} builds/s); {store.builds} builds of "
+            f"{len(store.records)} species, unseen mass {result.unseen_mass:.4%}; "
+            f"stopped by {result.stopped_by}; data in {store.directory}",
+            file=sys.stderr,
+        )
+    return 130 if result.stopped_by in ("SIGINT",) else 0
