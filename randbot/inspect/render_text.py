@@ -126,6 +126,8 @@ def render_accuracy(document: dict) -> list[str]:
             (
                 species_name(row["species"]),
                 f"{row['top1_hits']}/{row['appearances']}",
+                _pct(_mean(row["p_build"])),
+                _pct(_mean(row.get("prior_p_build") or [])),
                 _runs(row["turns"], row["p_build"]),
                 _pct(final.get("p_item")),
                 _pct(final.get("p_ability")),
@@ -133,16 +135,34 @@ def render_accuracy(document: dict) -> list[str]:
                 _pct(final.get("p_moves")),
             )
         )
-    header = ("Pokémon", "top-1", "P(true build) by turn", "item", "abil.", "tera", "moves")
+    header = (
+        "Pokémon",
+        "top-1",
+        "mean",
+        "prior",
+        "P(true build) by turn",
+        "item",
+        "abil.",
+        "tera",
+        "moves",
+    )
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
     for row in [header, *rows]:
         lines.append("  " + "  ".join(cell.ljust(widths[i]) for i, cell in enumerate(row)).rstrip())
-    mean = accuracy.get("mean_p_build")
     lines.append(
         f"  all: top-1 {accuracy['top1_hits']}/{accuracy['appearances']} Pokémon-turns, "
-        f"mean P(true build) {_pct(mean)}; item/ability/tera/moves columns: P at the end"
+        f"mean P(true build) {_pct(accuracy.get('mean_p_build'))} "
+        f"(species prior alone: {_pct(accuracy.get('mean_prior_p_build'))})"
+    )
+    lines.append(
+        "  mean/prior: P(true build) over the turns seen, predicted / prior only; "
+        "item, abil., tera, moves: P of the true value at the end"
     )
     return lines
+
+
+def _mean(values: list[float]) -> float | None:
+    return sum(values) / len(values) if values else None
 
 
 def _runs(turns: list[int], values: list[float]) -> str:

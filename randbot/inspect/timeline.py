@@ -16,7 +16,7 @@ from typing import Any
 from poke_env.battle import Battle, Pokemon
 
 from randbot.inspect.battlelog import BattleLog, other
-from randbot.inspect.names import species_keys
+from randbot.inspect.names import species_keys, species_name
 from randbot.inspect.predictor import make_predictor
 from randbot.inspect.truth import TrueTeam
 
@@ -52,6 +52,10 @@ def replay(battle_log: BattleLog, enemy: str, top: int, predictor_kind: str = "a
         gen=gen,
     )
     predictor_name, predictor = make_predictor(battle_log.format_id, ours, battle, predictor_kind)
+    our_team = battle_log.true_teams.get(ours)
+    if our_team and hasattr(predictor, "set_our_team"):
+        # A server log holds our own sets too; a player always knows its own team's stats.
+        predictor.set_our_team(our_team)
     truth = TrueTeam.from_sets(battle_log.true_teams.get(enemy))
     problems = Problems()
     turns: list[dict] = []
@@ -184,7 +188,8 @@ def _pokemon_view(
         problems.note("predictor.posterior", f"turn {turn} {key}", error)
         posterior, move_probabilities = [], {}
     view: dict[str, Any] = {
-        "species": str(getattr(belief, "species", key)),
+        "species": species_name(str(getattr(belief, "species", key))),
+        "species_id": str(key),
         "level": getattr(belief, "level", None) or (mon.level if mon else None),
         "hp": round(mon.current_hp_fraction, 4) if mon is not None and mon.max_hp else None,
         "status": mon.status.name.lower() if mon is not None and mon.status else None,
@@ -192,7 +197,7 @@ def _pokemon_view(
         "active": bool(mon.active) if mon is not None else False,
         "revealed": {
             "moves": revealed_moves,
-            "item": _text(getattr(belief, "item", None)),
+            "item": _item(getattr(belief, "item", None)),
             "ability": _text(getattr(belief, "ability", None)),
             "tera_type": _text(getattr(belief, "tera_type", None)),
             "terastallized": bool(getattr(belief, "terastallized", False)),
@@ -206,10 +211,27 @@ def _pokemon_view(
         "speed_range": _speed(getattr(belief, "speed_range", None)),
     }
     if truth is not None:
-        scored = truth.score(view["species"], posterior, move_probabilities)
+        prior = _prior(belief, problems, turn, key)
+        scored = truth.score(view["species"], posterior, move_probabilities, prior)
         if scored is not None:
             view["truth"] = scored
     return view
+
+
+def _prior(belief: Any, problems: Problems, turn: int, key: str) -> list[tuple[Any, float]] | None:
+    """The species prior alone, to compare the prediction against (None if not offered)."""
+    if not hasattr(belief, "prior"):
+        return None
+    try:
+        return [(build, float(p)) for build, p in belief.prior()]
+    except Exception as error:
+        problems.note("predictor.prior", f"turn {turn} {key}", error)
+        return None
+
+
+def _item(value: Any) -> str | None:
+    """None: not revealed; "" (known to hold nothing, e.g. after Knock Off) reads "(none)"."""
+    return "(none)" if value == "" else _text(value)
 
 
 def _build_dict(build: Any, p: float) -> dict:

@@ -37,34 +37,37 @@ class TrueTeam:
         return None
 
     def score(
-        self, species: str, posterior: list[tuple[Any, float]], moves: dict[str, float]
+        self,
+        species: str,
+        posterior: list[tuple[Any, float]],
+        moves: dict[str, float],
+        prior: list[tuple[Any, float]] | None = None,
     ) -> dict[str, Any] | None:
-        """P(true build), whether it is the top build, and P of each true attribute."""
+        """P(true build), whether it is the top build, P of each true attribute, and P(true
+        build) under the species prior alone when the predictor offers it."""
         true = self.find(species)
         if true is None:
             return None
-        p_build = p_item = p_ability = p_tera = 0.0
-        for build, p in posterior:
-            item = same(getattr(build, "item", None), true["item"])
-            ability = same(getattr(build, "ability", None), true["ability"])
-            tera = same(getattr(build, "tera_type", None), true["tera_type"])
-            build_moves = sorted(to_id(str(m)) for m in getattr(build, "moves", []) or [])
-            p_item += p * item
-            p_ability += p * ability
-            p_tera += p * tera
-            if item and ability and tera and build_moves == true["moves"]:
-                p_build += p
-        top1 = bool(posterior) and _is_true(posterior[0][0], true)
+        p_item = sum(p for b, p in posterior if same(getattr(b, "item", None), true["item"]))
+        p_ability = sum(
+            p for b, p in posterior if same(getattr(b, "ability", None), true["ability"])
+        )
+        p_tera = sum(
+            p for b, p in posterior if same(getattr(b, "tera_type", None), true["tera_type"])
+        )
         true_moves = true["moves"]
         p_moves = sum(moves.get(m, 0.0) for m in true_moves) / len(true_moves) if true_moves else 0
-        return {
-            "p_build": round(p_build, 4),
-            "top1": top1,
+        scored: dict[str, Any] = {
+            "p_build": round(_p_true(posterior, true), 4),
+            "top1": bool(posterior) and _is_true(posterior[0][0], true),
             "p_item": round(p_item, 4),
             "p_ability": round(p_ability, 4),
             "p_tera": round(p_tera, 4),
             "p_moves": round(p_moves, 4),
         }
+        if prior is not None:
+            scored["prior_p_build"] = round(_p_true(prior, true), 4)
+        return scored
 
     def summary(self, turns: list[dict], final: dict) -> dict[str, Any]:
         """Per Pokémon: P(true build) at each turn it had been seen, top-1 hits; and totals."""
@@ -81,6 +84,7 @@ class TrueTeam:
                         "true_build": self.find(view["species"]),
                         "turns": [],
                         "p_build": [],
+                        "prior_p_build": [],
                         "top1_hits": 0,
                         "appearances": 0,
                     },
@@ -90,18 +94,28 @@ class TrueTeam:
                     continue
                 entry["turns"].append(snapshot["turn"])
                 entry["p_build"].append(scored["p_build"])
+                if "prior_p_build" in scored:
+                    entry["prior_p_build"].append(scored["prior_p_build"])
                 entry["appearances"] += 1
                 entry["top1_hits"] += int(scored["top1"])
         rows = list(per.values())
         appearances = sum(row["appearances"] for row in rows)
+        priors = [p for row in rows for p in row["prior_p_build"]]
         return {
             "pokemon": rows,
             "appearances": appearances,
             "top1_hits": sum(row["top1_hits"] for row in rows),
-            "mean_p_build": round(sum(sum(row["p_build"]) for row in rows) / appearances, 4)
-            if appearances
-            else None,
+            "mean_p_build": _mean([p for row in rows for p in row["p_build"]]),
+            "mean_prior_p_build": _mean(priors) if len(priors) == appearances else None,
         }
+
+
+def _mean(values: list[float]) -> float | None:
+    return round(sum(values) / len(values), 4) if values else None
+
+
+def _p_true(distribution: list[tuple[Any, float]], true: dict[str, Any]) -> float:
+    return sum(p for build, p in distribution if _is_true(build, true))
 
 
 def _is_true(build: Any, true: dict[str, Any]) -> bool:
