@@ -1,0 +1,264 @@
+"""Set-prediction evaluation: replay logs with known true teams and score the beliefs against the truth.
+
+At the start of every turn, for every enemy Pokémon seen so far, we score the posterior and the species
+prior alone: probability of the true item, 4-move set, ability, tera type and whole build, and whether the
+top-1 guess of each is right. A final point per Pokémon scores what was known when the battle ended.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from randbot.formats import to_id
+from randbot.inference.belief import EnemyBelief
+from randbot.inference.builds import Build
+from randbot.inference.protocol import species_key
+from randbot.inference.replay import load_log, replay, true_team
+from randbot.inference.tracker import BattleTracker
+
+log = logging.getLogger("randbot.inference.eval")
+
+ASPECTS = ("item", "moves", "ability", "tera", "build")
+
+
+@dataclass(frozen=True)
+class Truth:
+    species: str
+    moves: frozenset[str]
+    item: str
+    ability: str
+    tera: str
+
+    @classmethod
+    def from_set(cls, mon: dict[str, Any]) -> Truth:
+        return cls(
+            species=mon.get("species") or mon.get("name") or "",
+            moves=frozenset(to_id(m) for m in mon.get("moves", [])),
+            item=to_id(mon.get("item") or ""),
+            ability=to_id(mon.get("ability") or ""),
+            tera=to_id(mon.get("teraType") or ""),
+        )
+
+    def matches(self, build: Build, aspect: str) -> bool:
+        if aspect == "item":
+            return to_id(build.item) == self.item
+        if aspect == "moves":
+            return frozenset(build.moves) == self.moves
+        if aspect == "ability":
+            return to_id(build.ability) == self.ability
+        if aspect == "tera":
+            return to_id(build.tera_type) == self.tera
+        return all(self.matches(build, a) for a in ("item", "moves", "ability", "tera"))
+
+
+def _key(build: Build, aspect: str) -> Any:
+    if aspect == "item":
+        return to_id(build.item)
+    if aspect == "moves":
+        return frozenset(build.moves)
+    if aspect == "ability":
+        return to_id(build.ability)
+    if aspect == "tera":
+        return to_id(build.tera_type)
+    return (to_id(build.item), frozenset(build.moves), to_id(build.ability), to_id(build.tera_type))
+
+
+def score(distribution: list[tuple[Build, float]], truth: Truth) -> dict[str, tuple[float, bool]]:
+    """aspect -> (probability of the truth, whether the most probable value is the truth)."""
+    result = {}
+    for aspect in ASPECTS:
+        marginal: dict[Any, float] = defaultdict(float)
+        for build, p in distribution:
+            marginal[_key(build, aspect)] += p
+        total = sum(marginal.values()) or 1.0
+        probability = sum(p for b, p in distribution if truth.matches(b, aspect)) / total
+        best = max(marginal.items(), key=lambda kv: kv[1])[0] if marginal else None
+        truth_key = _truth_key(truth, aspect)
+        result[aspect] = (probability, best == truth_key)
+    return result
+
+
+def _truth_key(truth: Truth, aspect: str) -> Any:
+    return {
+        "item": truth.item,
+        "moves": truth.moves,
+        "ability": truth.ability,
+        "tera": truth.tera,
+        "build": (truth.item, truth.moves, truth.ability, truth.tera),
+    }[aspect]
+
+
+@dataclass
+class Point:
+    log: str
+    role: str
+    turn: int
+    species: str
+    final: bool
+    posterior: dict[str, tuple[float, bool]]
+    prior: dict[str, tuple[float, bool]]
+    in_prior: bool
+    relaxed: list[str]
+    excluded_by: list[str] = field(default_factory=list)  # rules that rule out the true build
+
+
+def _excluding_rules(belief: EnemyBelief, truth: Truth) -> list[str]:
+    """Which of the belief's rules reject the true build (for diagnosing probability-0 points)."""
+    template = next((b for b, _ in belief.prior() if truth.matches(b, "build")), None)
+    if template is None:
+        return []
+    return [f"{r.name}: {r.reason}" for r in belief.rules if not _passes(r.test, template)]
+
+
+def _passes(test, build: Build) -> bool:
+    try:
+        return bool(test(build))
+    except Exception:  # noqa: BLE001
+        return True
+
+
+def evaluate_log(
+    data: dict[str, Any],
+    name: str,
+    *,
+    setdb: Any,
+    roles: Iterable[str] = ("p1", "p2"),
+    calc: Any = None,
+) -> list[Point]:
+    points: list[Point] = []
+    for role in roles:
+        enemy = "p2" if role == "p1" else "p1"
+        truths = {
+            species_key(m.get("species") or m.get("name", "")): Truth.from_set(m)
+            for m in true_team(data, enemy)
+        }
+        if not truths:
+            continue
+
+        def take(
+            tracker: BattleTracker, turn: int, final: bool = False, truths=truths, role=role
+        ) -> None:
+            for key, belief in tracker.beliefs().items():
+                truth = truths.get(key)
+                if truth is None:
+                    continue
+                posterior = score(belief.posterior(), truth)
+                prior = score(belief.prior() or belief.posterior(), truth)
+                in_prior = any(truth.matches(b, "build") for b, _ in belief.prior())
+                point = Point(
+                    name,
+                    role,
+                    turn,
+                    key,
+                    final,
+                    posterior,
+                    prior,
+                    in_prior,
+                    sorted(belief.relaxed_rules),
+                )
+                if posterior["build"][0] == 0 and in_prior:
+                    point.excluded_by = _excluding_rules(belief, truth)
+                points.append(point)
+
+        tracker = replay(data, role, setdb=setdb, calc=calc, on_turn=take)
+        take(tracker, tracker.turn, final=True)
+    return points
+
+
+def log_paths(inputs: Iterable[str]) -> list[Path]:
+    paths: list[Path] = []
+    for item in inputs:
+        path = Path(item)
+        if path.is_dir():
+            paths.extend(
+                sorted(p for p in path.rglob("*") if p.name.endswith((".log.json", ".log.json.gz")))
+            )
+        elif path.is_file():
+            paths.append(path)
+        else:
+            raise FileNotFoundError(item)
+    return paths
+
+
+def evaluate_paths(
+    paths: list[Path],
+    *,
+    setdb: Any,
+    roles: Iterable[str] = ("p1", "p2"),
+    calc: Any = None,
+    progress=None,
+) -> list[Point]:
+    points: list[Point] = []
+    for path in paths:
+        data = load_log(path)
+        points.extend(evaluate_log(data, path.name, setdb=setdb, roles=tuple(roles), calc=calc))
+        if progress is not None:
+            progress(path)
+    return points
+
+
+def summarize(points: list[Point]) -> dict[str, Any]:
+    """Means of probability and top-1 accuracy, over all (turn, Pokémon) points and over final points."""
+
+    def means(selected: list[Point], which: str) -> dict[str, dict[str, float]]:
+        out = {}
+        for aspect in ASPECTS:
+            values = [getattr(p, which)[aspect] for p in selected]
+            n = len(values) or 1
+            out[aspect] = {
+                "probability": sum(v[0] for v in values) / n,
+                "top1": sum(1 for v in values if v[1]) / n,
+            }
+        return out
+
+    turns = [p for p in points if not p.final]
+    finals = [p for p in points if p.final]
+    zero = [p for p in turns + finals if p.posterior["build"][0] == 0]
+    return {
+        "logs": len({p.log for p in points}),
+        "points": len(turns),
+        "pokemon": len(finals),
+        "over_turns": {"posterior": means(turns, "posterior"), "prior": means(turns, "prior")},
+        "at_end": {"posterior": means(finals, "posterior"), "prior": means(finals, "prior")},
+        "true_build_probability_zero": {
+            "points": len(zero),
+            "true_build_not_in_setdb": sum(1 for p in zero if not p.in_prior),
+            "explained_by_logged_relaxation": sum(1 for p in zero if p.in_prior and p.relaxed),
+            "unexplained": sum(1 for p in zero if p.in_prior and not p.relaxed),
+            "prior_points_zero": sum(1 for p in turns + finals if p.prior["build"][0] == 0),
+        },
+    }
+
+
+def unexplained(points: list[Point]) -> list[Point]:
+    return [p for p in points if p.posterior["build"][0] == 0 and p.in_prior and not p.relaxed]
+
+
+def format_table(summary: dict[str, Any]) -> str:
+    lines = [
+        f"{summary['logs']} logs, {summary['points']} (turn, Pokémon) points, {summary['pokemon']} Pokémon",
+        "",
+        f"{'':10}{'over all (turn, Pokémon) points':^40}{'at battle end (last appearance)':^40}",
+        f"{'aspect':10}" + f"{'posterior P / top1':>20}{'prior P / top1':>20}" * 2,
+    ]
+    for aspect in ASPECTS:
+        row = f"{aspect:10}"
+        for section in ("over_turns", "at_end"):
+            for which in ("posterior", "prior"):
+                cell = summary[section][which][aspect]
+                row += f"{cell['probability']:>12.1%} {cell['top1']:>7.1%}"
+        lines.append(row)
+    zero = summary["true_build_probability_zero"]
+    lines += [
+        "",
+        f"true build at probability 0: {zero['points']} points "
+        f"({zero['true_build_not_in_setdb']} not in setdb, "
+        f"{zero['explained_by_logged_relaxation']} with a logged relaxation, {zero['unexplained']} unexplained); "
+        f"prior alone: {zero['prior_points_zero']}",
+    ]
+    return "\n".join(lines)
