@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import sys
 from pathlib import Path
 
@@ -49,8 +50,15 @@ def run(args: argparse.Namespace) -> int:
     if args.turn is not None and not 1 <= args.turn <= battle_log.turns:
         raise InspectError(f"turn {args.turn} is not in this log (turns 1-{battle_log.turns})")
     roles = sides_for(battle_log, args.player)
-    documents = [inspect_log(battle_log, role, args.top, args.predictor) for role in roles]
+    with PredictorTrouble(show=args.verbose >= 2) as trouble:
+        documents = [inspect_log(battle_log, role, args.top, args.predictor) for role in roles]
     _notes(battle_log.finished, battle_log.turns, documents, args.predictor)
+    if trouble.count:
+        print(
+            f"randbot inspect: note: the predictor logged {trouble.count} errors on odd lines "
+            "(-vv shows them)",
+            file=sys.stderr,
+        )
     if args.html:
         _write(Path(args.html), render_html(documents, start_turn=args.turn))
         print(f"randbot inspect: wrote {args.html}", file=sys.stderr)
@@ -62,6 +70,31 @@ def run(args: argparse.Namespace) -> int:
     elif not args.html:
         sys.stdout.write("\n".join(render_text(doc, args.turn) for doc in documents))
     return 0
+
+
+class PredictorTrouble(logging.Filter):
+    """Counts the predictor's error records and, unless asked to show them, keeps their
+    tracebacks off the user's terminal: a strange line in a log is not a crash of inspect."""
+
+    def __init__(self, show: bool) -> None:
+        super().__init__()
+        self.show = show
+        self.count = 0
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.name.startswith("randbot.inference") and record.levelno >= logging.ERROR:
+            self.count += 1
+            return self.show
+        return True
+
+    def __enter__(self) -> PredictorTrouble:
+        for handler in logging.getLogger().handlers:
+            handler.addFilter(self)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for handler in logging.getLogger().handlers:
+            handler.removeFilter(self)
 
 
 def _notes(finished: bool, turns: int, documents: list[dict], predictor: str) -> None:

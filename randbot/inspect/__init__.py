@@ -12,7 +12,15 @@ from randbot.inspect.errors import InspectError
 from randbot.inspect.sources import from_text, load
 from randbot.inspect.timeline import replay
 
-__all__ = ["BattleLog", "InspectError", "from_text", "inspect_log", "load", "sides_for"]
+__all__ = [
+    "BattleLog",
+    "InspectError",
+    "check_supported",
+    "from_text",
+    "inspect_log",
+    "load",
+    "sides_for",
+]
 
 
 def sides_for(battle_log: BattleLog, player: str | None) -> list[str]:
@@ -28,4 +36,20 @@ def inspect_log(
     battle_log: BattleLog, player: str = "p2", top: int = 3, predictor: str = "auto"
 ) -> dict:
     """The inspect document for one side (`player` is a role, as from `sides_for`)."""
+    if predictor != "revealed":
+        check_supported(battle_log)
     return replay(battle_log, player, top, predictor)
+
+
+def check_supported(battle_log: BattleLog) -> None:
+    """A format the set database has data for (any random format when it is not installed)."""
+    try:
+        from setdb import available_formats  # noqa: PLC0415 (optional leaf package)
+    except ImportError:
+        return
+    formats = available_formats()
+    if battle_log.format_id not in formats:
+        raise InspectError(
+            f"{battle_log.source}: no set data for {battle_log.format_id} "
+            f"(have: {', '.join(formats) or 'none'})"
+        )

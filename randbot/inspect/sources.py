@@ -3,7 +3,6 @@ replay .html. The form is decided by the content, not the file name."""
 
 from __future__ import annotations
 
-import html
 import json
 import re
 from pathlib import Path
@@ -71,8 +70,9 @@ def from_text(text: str, source: str) -> BattleLog:
                 f"{source}: an HTML page without a battle log "
                 '(no <script class="battle-log-data">): not a saved replay'
             )
-        # Showdown escapes "/" as "\/" inside the script so "</script>" cannot end it early.
-        body = html.unescape(match.group(1)).replace("\\/", "/")
+        # Script text is raw: a browser decodes no entities there, nor does Showdown's replay
+        # viewer. Showdown only escapes "/" as "\/" so that "</script>" cannot end it early.
+        body = match.group(1).replace("\\/", "/")
         return scan(BattleLog(lines=clean_lines(body), source=source, kind="html"))
     return scan(BattleLog(lines=clean_lines(text), source=source, kind="protocol"))
 
