@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import signal
 import sys
 import tempfile
 import time
@@ -57,7 +58,17 @@ def _write_crash_report(error: BaseException) -> Path:
     return path
 
 
+def _interrupt_on_sigterm() -> None:
+    """SIGTERM unwinds like Ctrl-C, so servers and files are closed on the way out."""
+
+    def handler(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, handler)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    _interrupt_on_sigterm()
     parser = build_parser()
     args = parser.parse_args(argv)
     _configure_logging(args.verbose)

@@ -29,6 +29,17 @@ LOG_SUBFOLDERS = ("repl", "chat", "modlog")
 LOCAL_AUTH_URL = "https://play.pokemonshowdown.com/action.php?"  # never used: no passwords locally
 
 
+def _die_with_parent() -> None:
+    """In the child before exec: Linux sends it SIGTERM if its parent dies, even by kill -9.
+
+    (Linux ties this to the thread that started the server: start it from a long-lived thread.)
+    """
+    with contextlib.suppress(Exception):
+        import ctypes
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+
+
 def free_port() -> int:
     """A TCP port on 127.0.0.1 that nothing listens on right now."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
@@ -152,6 +163,7 @@ class LocalShowdown:
             text=True,
             errors="replace",
             start_new_session=True,  # its own process group, so stop() reaches every child
+            preexec_fn=_die_with_parent,
         )
         threading.Thread(target=self._drain_output, daemon=True).start()
         try:

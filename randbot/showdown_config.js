@@ -25,7 +25,10 @@ exports.handlers = {
 	onBattleEnd(battle) {
 		const room = battle.room;
 		const timer = setTimeout(() => {
-			if (room.active !== false && room.battle && room.battle.ended) room.expire();
+			try {
+				if (Rooms.get(room.roomid) === room && room.battle?.ended) room.expire();
+			} catch (e) { console.log('expire failed: ' + e.stack); }
+			if (process.env.RANDBOT_SHOWDOWN_DEBUG) console.log(`expired ${room.roomid}; rooms ${Rooms.rooms.size}; users ${Users.users.size}`);
 		}, ROOM_EXPIRE_AFTER_END_MS);
 		if (timer.unref) timer.unref();
 	},

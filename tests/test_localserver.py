@@ -106,3 +106,62 @@ def test_randbot_server_command_prints_url_and_ctrl_c_leaves_nothing(tmp_path):
     while time.monotonic() < deadline and Path(f"/proc/{node_pid}").exists():
         time.sleep(0.1)
     assert not Path(f"/proc/{node_pid}").exists()
+
+
+def test_server_dies_with_its_parent_even_on_kill_9():
+    import signal
+    import sys
+
+    code = (
+        "from randbot.localserver import LocalShowdown; import time\n"
+        "s = LocalShowdown(); s.start(); print(s.pid, flush=True); time.sleep(600)\n"
+    )
+    parent = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    try:
+        server_pid = int(parent.stdout.readline())
+        assert _group_alive(server_pid)
+        parent.send_signal(signal.SIGKILL)
+        parent.wait(timeout=10)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and _group_alive(server_pid):
+            time.sleep(0.1)
+        assert not _group_alive(server_pid)
+    finally:
+        if parent.poll() is None:
+            parent.kill()
+
+
+def _room_exists(url: str, roomid: str) -> bool:
+    """Join `roomid` as a guest: the server answers `|noinit|nonexistent|` when it is gone."""
+    from websockets.sync.client import connect
+
+    with connect(url) as ws:
+        while True:
+            message = str(ws.recv(timeout=10))
+            if message.startswith("|challstr|"):
+                ws.send(f"|/join {roomid}")
+            elif message.startswith(f">{roomid}\n|noinit|"):
+                return False
+            elif message.startswith(f">{roomid}\n|init|"):
+                return True
+
+
+def test_finished_battle_rooms_are_freed_soon_after_the_end():
+    """Finished rooms would otherwise stay ten minutes; over long runs they were most of RSS."""
+    import logging
+
+    from randbot.harness import run_match
+    from randbot.players import make_player
+
+    with LocalShowdown(room_expire_seconds=5) as server:
+        common = {
+            "server_configuration": server.server_configuration,
+            "log_level": logging.CRITICAL,
+        }
+        player, opponent = make_player("maxpower", **common), make_player("random", **common)
+        result = run_match(player, opponent, 2, progress=False)
+        assert result.battles == 2
+        tags = [record.battle_tag for record in player.records]
+        assert _room_exists(server.websocket_url, tags[-1])  # kept a moment for the log
+        time.sleep(7)
+        assert [_room_exists(server.websocket_url, tag) for tag in tags] == [False, False]
