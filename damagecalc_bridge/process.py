@@ -5,7 +5,6 @@ from __future__ import annotations
 import collections
 import logging
 import os
-import select
 import subprocess
 import threading
 import time
@@ -41,6 +40,11 @@ class NodeProcess:
         self._node_modules = Path(node_modules) if node_modules else node_modules_dir()
         self._proc: subprocess.Popen[bytes] | None = None
         self._buffer = bytearray()
+        self._stdin_fd = -1
+        self._stdout_fd = -1
+        self._deadline = 0.0  # monotonic time the current request must be answered by, or 0
+        self._timed_out = False
+        self._stop_watch = threading.Event()
         self._stderr: collections.deque[str] = collections.deque(maxlen=200)
         self.ready_info: dict = {}
         self.start_seconds = 0.0
@@ -77,10 +81,19 @@ class NodeProcess:
             raise BridgeError(f"could not start {self._node}: {error}") from None
         self._buffer.clear()
         self._stderr.clear()
+        assert self._proc.stdin is not None and self._proc.stdout is not None
+        self._stdin_fd = self._proc.stdin.fileno()
+        self._stdout_fd = self._proc.stdout.fileno()
+        self._timed_out = False
+        self._deadline = time.monotonic() + self.start_timeout
+        self._stop_watch = threading.Event()
         # Node's stderr is drained continuously (a full pipe would block it) and kept for errors.
         threading.Thread(target=self._drain_stderr, args=(self._proc,), daemon=True).start()
+        threading.Thread(
+            target=self._watch, args=(self._proc, self._stop_watch), daemon=True
+        ).start()
         try:
-            line = self._read_line(started + self.start_timeout)
+            line = self._read_line()
             info = orjson.loads(line)
         except (NodeCrash, orjson.JSONDecodeError) as error:
             self.kill()
@@ -112,41 +125,57 @@ class NodeProcess:
         proc = self._proc
         if proc is None or proc.poll() is not None:
             raise NodeCrash("the node process is not running")
-        deadline = time.perf_counter() + timeout
+        self._deadline = time.monotonic() + timeout
         try:
-            assert proc.stdin is not None
-            proc.stdin.write(payload + b"\n")
-        except (BrokenPipeError, OSError) as error:
+            data = payload + b"\n"
+            while data:
+                written = os.write(self._stdin_fd, data)
+                data = data[written:]
+        except OSError as error:
+            self._deadline = 0.0
             raise NodeCrash(f"writing to node failed: {error}") from None
-        return self._read_line(deadline)
+        return self._read_line()
 
-    def _read_line(self, deadline: float) -> bytes:
+    def _read_line(self) -> bytes:
+        # Blocking reads (no select per request: a round trip is a few syscalls only); the
+        # watchdog thread kills a process that misses its deadline, which ends the read.
         proc = self._proc
-        assert proc is not None and proc.stdout is not None
-        fd = proc.stdout.fileno()
+        assert proc is not None
+        fd = self._stdout_fd
         buffer = self._buffer
         searched = 0
-        while True:
-            newline = buffer.find(b"\n", searched)
-            if newline >= 0:
-                line = bytes(buffer[:newline])
-                del buffer[: newline + 1]
-                return line
-            searched = len(buffer)
-            remaining = deadline - time.perf_counter()
-            if remaining <= 0:
-                raise NodeCrash("no answer before the deadline (node hung?)")
-            ready, _, _ = select.select([fd], [], [], remaining)
-            if not ready:
-                continue
-            chunk = os.read(fd, 1 << 20)
-            if not chunk:
-                proc.wait(timeout=5)
-                raise NodeCrash(f"node exited with code {proc.returncode}")
-            buffer += chunk
+        try:
+            while True:
+                newline = buffer.find(b"\n", searched)
+                if newline >= 0:
+                    line = bytes(buffer[:newline])
+                    del buffer[: newline + 1]
+                    return line
+                searched = len(buffer)
+                chunk = os.read(fd, 1 << 20)
+                if not chunk:
+                    if self._timed_out:
+                        raise NodeCrash("no answer before the deadline (node hung?)")
+                    try:
+                        proc.wait(timeout=5)
+                    except subprocess.TimeoutExpired:
+                        pass
+                    raise NodeCrash(f"node exited with code {proc.returncode}")
+                buffer += chunk
+        finally:
+            self._deadline = 0.0
+
+    def _watch(self, proc: subprocess.Popen[bytes], stop: threading.Event) -> None:
+        while not stop.wait(0.05):
+            deadline = self._deadline
+            if deadline and time.monotonic() > deadline and proc.poll() is None:
+                self._timed_out = True
+                log.warning('{"event": "calc_bridge_timeout", "pid": %d}', proc.pid)
+                proc.kill()
 
     def kill(self) -> None:
         proc, self._proc = self._proc, None
+        self._stop_watch.set()
         if proc is None:
             return
         if proc.poll() is None:
