@@ -68,8 +68,7 @@ def _pokemon(view: dict) -> list[str]:
         more = f", +{len(unrevealed) - 8} more" if len(unrevealed) > 8 else ""
         lines.append(f"    unrevealed moves  {shown}{more}")
     if view.get("speed_range"):
-        low, high = view["speed_range"]
-        lines.append(f"    speed     {low:.0f}-{high:.0f}")
+        lines.append(f"    speed     {speed_text(view['speed_range'])}")
     return lines
 
 
@@ -179,3 +178,14 @@ def _runs(turns: list[int], values: list[float]) -> str:
 
 def _pct(value: float | None) -> str:
     return "-" if value is None else f"{value:.0%}"
+
+
+def speed_text(speed: list[float | None]) -> str:
+    low, high = speed
+    if low is None and high is None:
+        return "?"
+    if high is None:
+        return f">= {low:.0f}"
+    if low is None:
+        return f"<= {high:.0f}"
+    return f"{low:.0f}-{high:.0f}"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import time
 from enum import Enum
 from typing import Any
@@ -252,11 +253,14 @@ def _text(value: Any) -> str | None:
     return str(value)
 
 
-def _speed(value: Any) -> list[float] | None:
+def _speed(value: Any) -> list[float | None] | None:
+    """[low, high] of the Speed stat; an open end (infinite bound) is null."""
     if value is None:
         return None
     try:
-        low, high = value
-        return [float(low), float(high)]
+        low, high = (float(bound) for bound in value)
     except (TypeError, ValueError):
         return None
+    if math.isnan(low) or math.isnan(high):
+        return None
+    return [low if math.isfinite(low) else None, high if math.isfinite(high) else None]

@@ -1,0 +1,187 @@
+"""The inspect document, text and HTML for recorded logs: shape, what the log revealed, truth."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from randbot.cli import main
+from randbot.inspect import inspect_log, load
+from randbot.inspect.render_html import render_html
+from randbot.inspect.render_text import render_text
+from randbot.inspect.schema import problems
+from randbot.inspect.truth import TrueTeam
+
+FIXTURES = Path(__file__).parent / "fixtures" / "replays"
+GOOD = [
+    "ladder-2691947817.json",
+    "ladder-2691947817.log",
+    "ladder-2691947817.html",
+    "ladder-2691982973-zoroark.json",
+    "ladder-2691982973-zoroark.txt",
+    "play-heuristic-maxpower-17turns.log.json",
+    "play-heuristic-maxpower-30turns.log.json",
+    "play-random-random-42turns.log.json",
+]
+
+
+@pytest.fixture(scope="module")
+def ladder() -> dict:
+    return inspect_log(load(str(FIXTURES / "ladder-2691947817.json")), "p2", 3, "tracker")
+
+
+@pytest.fixture(scope="module")
+def server() -> dict:
+    path = FIXTURES / "play-heuristic-maxpower-30turns.log.json"
+    return inspect_log(load(str(path)), "p2", 3, "tracker")
+
+
+def by_turn(document: dict, turn: int) -> dict[str, dict]:
+    snapshot = next(s for s in document["turns"] if s["turn"] == turn)
+    return {view["species"]: view for view in snapshot["pokemon"]}
+
+
+@pytest.mark.parametrize("name", GOOD)
+def test_every_fixture_gives_a_valid_document(name: str) -> None:
+    battle_log = load(str(FIXTURES / name))
+    document = inspect_log(battle_log, battle_log.hidden_role(), 3, "tracker")
+    assert problems(document) == []
+    assert document["predictor"] == "randbot.inference"
+    assert [s["turn"] for s in document["turns"]] == list(range(1, battle_log.turns + 1))
+    assert all(len(view["builds"]) <= 3 for s in document["turns"] for view in s["pokemon"])
+    assert "problems" not in document, document.get("problems")
+
+
+def test_what_the_ladder_log_revealed(ladder: dict) -> None:
+    hypno = by_turn(ladder, 3)["Hypno"]
+    # Turn 1 Toxic, turn 2 Knock Off, Leftovers healed at the end of turn 2.
+    assert {"toxic", "knockoff"} <= set(hypno["revealed"]["moves"])
+    assert hypno["revealed"]["item"] == "Leftovers"
+    assert hypno["hp"] == pytest.approx(267 / 315, abs=1e-3)
+    assert hypno["active"] and not hypno["fainted"]
+    assert all({"toxic", "knockoff"} <= set(b["moves"]) for b in hypno["builds"])
+    assert by_turn(ladder, 5)["Suicune"]["revealed"]["ability"] == "Pressure"
+    ninetales = by_turn(ladder, 22)["Ninetales"]
+    assert ninetales["revealed"]["terastallized"]
+    assert ninetales["revealed"]["tera_type"] == "Grass"
+    assert all(b["tera_type"] == "Grass" for b in ninetales["builds"])
+    assert by_turn(ladder, 26)["Hypno"]["fainted"]
+    # Revealed moves are certain; before anything is revealed, some moves are not.
+    assert hypno["move_probabilities"]["toxic"] == pytest.approx(1.0)
+    first = by_turn(ladder, 1)["Hypno"]
+    assert first["revealed"]["moves"] == []
+    assert any(p < 1 for p in first["move_probabilities"].values())
+    assert len(first["builds"]) == 3 and first["builds_total"] > 3
+
+
+def test_accuracy_against_the_true_sets(server: dict) -> None:
+    accuracy = server["accuracy"]
+    team = {
+        s["species"]
+        for s in load(str(FIXTURES / "play-heuristic-maxpower-30turns.log.json")).true_teams["p2"]
+    }
+    seen = {view["species"] for view in server["final"]["pokemon"]}
+    assert {row["species"] for row in accuracy["pokemon"]} == seen
+    assert seen <= {re.sub(r"-.*", "", s) for s in team} | team
+    for row in accuracy["pokemon"]:
+        assert 0 <= row["top1_hits"] <= row["appearances"] == len(row["p_build"])
+        assert all(0 <= p <= 1 for p in row["p_build"])
+        assert len(row["prior_p_build"]) == row["appearances"]
+        assert row["true_build"]["moves"] == sorted(row["true_build"]["moves"])
+    assert 0 <= accuracy["mean_p_build"] <= 1
+    assert accuracy["mean_prior_p_build"] is not None
+    text = render_text(server)
+    assert "How the prediction did for p2" in text
+    assert f"top-1 {accuracy['top1_hits']}/{accuracy['appearances']}" in text
+
+
+def test_truth_scoring_matches_names_as_ids() -> None:
+    team = TrueTeam(
+        [
+            {
+                "species": "Great Tusk",
+                "moves": ["Headlong Rush", "rapidspin", "closecombat", "icespinner"],
+                "item": "Booster Energy",
+                "ability": "Protosynthesis",
+                "teraType": "Ground",
+            }
+        ]
+    )
+    moves = ("closecombat", "headlongrush", "icespinner", "rapidspin")
+    true = SimpleNamespace(
+        moves=moves, item="boosterenergy", ability="Protosynthesis", tera_type="Ground"
+    )
+    other = SimpleNamespace(
+        moves=moves, item="Choice Scarf", ability="Protosynthesis", tera_type="Ground"
+    )
+    scored = team.score("greattusk", [(other, 0.7), (true, 0.3)], {"rapidspin": 1.0}, [(true, 0.2)])
+    assert scored is not None
+    assert scored["p_build"] == pytest.approx(0.3)
+    assert scored["top1"] is False
+    assert scored["p_item"] == pytest.approx(0.3)
+    assert scored["p_ability"] == pytest.approx(1.0)
+    assert scored["p_moves"] == pytest.approx(0.25)
+    assert scored["prior_p_build"] == pytest.approx(0.2)
+    assert team.score("Pikachu", [(true, 1.0)], {}) is None
+
+
+def test_text_is_per_turn_and_aligned(ladder: dict) -> None:
+    text = render_text(ladder, turn=5)
+    assert "── Turn 5 " in text and "── Turn 4 " not in text
+    assert "Hypno L95" in text and "Suicune L82" in text
+    build_lines = [
+        line for line in text.splitlines() if re.match(r"^    (builds)?\s+\d+\.\d%", line)
+    ]
+    assert build_lines
+    first = text.split("Suicune L82", 1)[1]
+    rows = [line for line in first.splitlines() if re.match(r"^    (builds)?\s+\d+\.\d%", line)][:3]
+    # Each column (item after the moves) starts at the same place in every build row.
+    items = [row.index(" tera ") for row in rows]
+    assert len(set(items)) == 1, rows
+    assert "How the prediction did" not in text  # a replay carries no true sets
+
+
+def test_revealed_only_predictor(tmp_path: Path) -> None:
+    document = inspect_log(load(str(FIXTURES / "ladder-2691947817.json")), "p2", 3, "revealed")
+    assert problems(document) == []
+    assert document["predictor"] == "revealed-only"
+    hypno = by_turn(document, 3)["Hypno"]
+    assert hypno["builds"][0]["probability"] == 1.0
+    assert set(hypno["builds"][0]["moves"]) == set(hypno["revealed"]["moves"])
+
+
+def test_cli_json_and_both_sides(capsys: pytest.CaptureFixture) -> None:
+    path = str(FIXTURES / "play-heuristic-maxpower-17turns.log.json")
+    assert main(["inspect", path, "--json", "--player", "both", "--top", "2"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert payload["player"] == "both"
+    assert [side["player"] for side in payload["sides"]] == ["p1", "p2"]
+    assert all(problems(side) == [] for side in payload["sides"])
+    assert main(["inspect", path, "--json", "--turn", "4"]) == 0
+    single = json.loads(capsys.readouterr().out)
+    assert [s["turn"] for s in single["turns"]] == [4]
+
+
+def test_html_is_self_contained_and_carries_the_data(ladder: dict, server: dict) -> None:
+    page = render_html([ladder, server], start_turn=5)
+    assert not re.search(r"""(src|href)\s*=\s*["']?\s*(https?:)?//""", page)
+    assert "<link" not in page and "@import" not in page and "url(" not in page
+    assert '<input type="range" id="slider"' in page
+    blob = re.search(
+        r'<script type="application/json" id="inspect-data">(.*?)</script>', page, re.S
+    )
+    assert blob is not None
+    data = json.loads(blob.group(1))
+    assert data["documents"] == json.loads(json.dumps([ladder, server]))
+    assert data["start_turn"] == 5
+    assert data["names"]["moves"]["knockoff"] == "Knock Off"
+
+
+def test_html_survives_hostile_names(ladder: dict) -> None:
+    hostile = {**ladder, "player_name": "</script><script>alert(1)</script>"}
+    page = render_html([hostile])
+    assert page.count("</script>") == 2  # only the page's own two script tags end
