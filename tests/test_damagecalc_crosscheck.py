@@ -1,0 +1,82 @@
+"""The bridge's rolls equal @smogon/calc called directly in Node, on real generated teams.
+
+tests/fixtures/calc/triples.json holds 360 (attacker, defender, move, field) triples from
+gen9randombattle teams of the pinned pokemon-showdown (make_triples.js), with terastallized,
+boosted, statused and damaged Pokémon, weather, terrain, screens and hazards, half of them
+written as Showdown IDs. direct.js computes the reference answers with the calc directly,
+translating names with Showdown's own Dex rather than the bridge's code.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from damagecalc_bridge import DamageCalc
+from damagecalc_bridge.locate import node_executable, node_modules_dir
+
+FIXTURES = Path(__file__).parent / "fixtures" / "calc"
+
+pytestmark = pytest.mark.integration
+
+
+@pytest.fixture(scope="module")
+def fixture() -> dict:
+    return json.loads((FIXTURES / "triples.json").read_text())
+
+
+@pytest.fixture(scope="module")
+def direct(fixture: dict) -> list[dict]:
+    done = subprocess.run(
+        [node_executable(), str(FIXTURES / "direct.js"), str(FIXTURES / "triples.json")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+        env={"RANDBOT_NODE_MODULES": str(node_modules_dir()), "PATH": "/usr/bin:/bin"},
+    )
+    answers = json.loads(done.stdout)
+    assert len(answers) == len(fixture["triples"])
+    return answers
+
+
+def test_fixture_is_varied(fixture: dict) -> None:
+    triples = fixture["triples"]
+    assert len(triples) >= 300
+    mons = [t["attacker"] for t in triples] + [t["defender"] for t in triples]
+    assert sum(bool(m.get("terastallized")) for m in mons) >= 60
+    assert sum(bool(m.get("boosts")) for m in mons) >= 60
+    assert sum(bool(m.get("status")) for m in mons) >= 30
+    assert sum("curHP" in m for m in mons) >= 30
+    assert sum(t["field"] is not None for t in triples) >= 60
+    assert sum(m.get("item", "").islower() for m in mons if m.get("item")) >= 100  # IDs
+    assert len({m["species"] for m in mons}) >= 200
+
+
+def test_bridge_equals_direct_calc(fixture: dict, direct: list[dict]) -> None:
+    triples = fixture["triples"]
+    with DamageCalc() as calc:
+        results = calc.damage_many(
+            [(t["attacker"], t["defender"], t["move"], t["field"]) for t in triples],
+            ko=True,
+            describe=True,
+        )
+    mismatches = []
+    for index, (triple, result, expected) in enumerate(zip(triples, results, direct, strict=True)):
+        got = {
+            "damage": result.damage,
+            "maxHP": result.max_hp,
+            "chance": result.ko_chance,
+            "n": result.ko_hits,
+            "desc": result.description,
+        }
+        if got != expected:
+            mismatches.append((index, triple["attacker"]["species"], triple["move"], got, expected))
+    assert not mismatches, f"{len(mismatches)} mismatches, first: {mismatches[:2]}"
+    # the hard cases really are in there
+    assert sum(r.immune for r in results) >= 5
+    assert sum(r.hit_rolls is not None for r in results) >= 20
+    assert sum(r.ko_hits == 1 and r.ko_chance == 1 for r in results) >= 20
