@@ -14,11 +14,13 @@ def _gen_data(gen: int) -> GenData:
     return GenData.from_gen(gen)
 
 
+@cache
 def move_name(move_id: str, gen: int = 9) -> str:
     entry = _gen_data(gen).moves.get(to_id(move_id))
     return entry["name"] if entry else move_id
 
 
+@cache
 def species_keys(species: str, gen: int = 9) -> tuple[str, ...]:
     """The species' id and its base species' id, to match a tracker key, a poke-env Pokémon and a
     true set even when one of them folds a cosmetic forme into its base."""
@@ -33,6 +35,7 @@ def same(a: str | None, b: str | None) -> bool:
     return to_id(a or "") == to_id(b or "")
 
 
+@cache
 def species_name(species: str, gen: int = 9) -> str:
     entry = _gen_data(gen).pokedex.get(to_id(species))
     return entry["name"] if entry else species

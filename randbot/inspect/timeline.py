@@ -43,6 +43,18 @@ def _quiet_logger() -> logging.Logger:
 
 def replay(battle_log: BattleLog, enemy: str, top: int, predictor_kind: str = "auto") -> dict:
     """The inspect document for the `enemy` side (see DESIGN.md), plus `final` and `accuracy`."""
+    # poke-env warns on its own handler about every odd weather or side condition it meets;
+    # a replay is read after the fact, so those warnings only clutter the user's terminal.
+    poke_env_log = logging.getLogger("poke-env")
+    level = poke_env_log.level
+    poke_env_log.setLevel(logging.ERROR)
+    try:
+        return _replay(battle_log, enemy, top, predictor_kind)
+    finally:
+        poke_env_log.setLevel(level)
+
+
+def _replay(battle_log: BattleLog, enemy: str, top: int, predictor_kind: str) -> dict:
     started = time.perf_counter()
     ours = other(enemy)
     gen = int(battle_log.format_id[3]) if battle_log.format_id[3:4].isdigit() else 9
@@ -192,7 +204,7 @@ def _pokemon_view(
         "species": species_name(str(getattr(belief, "species", key))),
         "species_id": str(key),
         "level": getattr(belief, "level", None) or (mon.level if mon else None),
-        "hp": round(mon.current_hp_fraction, 4) if mon is not None and mon.max_hp else None,
+        "hp": _fraction(mon),
         "status": mon.status.name.lower() if mon is not None and mon.status else None,
         "fainted": bool(mon.fainted) if mon is not None else False,
         "active": bool(mon.active) if mon is not None else False,
@@ -264,3 +276,10 @@ def _speed(value: Any) -> list[float | None] | None:
     if math.isnan(low) or math.isnan(high):
         return None
     return [low if math.isfinite(low) else None, high if math.isfinite(high) else None]
+
+
+def _fraction(mon: Pokemon | None) -> float | None:
+    """HP as a fraction of the maximum, kept within 0..1 whatever the log claimed."""
+    if mon is None or not mon.max_hp:
+        return None
+    return round(min(max(mon.current_hp_fraction, 0.0), 1.0), 4)
