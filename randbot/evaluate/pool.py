@@ -59,6 +59,7 @@ class WorkerSlot:
         self.generation = 0
         self.process: subprocess.Popen | None = None
         self.server_pid: int | None = None
+        self.url: str | None = None
         self.ready = False
         self.job: Job | None = None
         self.last_event = time.monotonic()
@@ -223,13 +224,14 @@ class Pool:
         if kind == "ready":
             slot.ready = True
             slot.server_pid = event.get("server_pid")
+            slot.url = event.get("url")
             self.log.append({"event": "worker", "slot": slot.index, "generation": slot.generation, "pid": event.get("pid"), "server_pid": slot.server_pid, "url": event.get("url")})  # fmt: skip
             self._feed(slot, pending)
         elif kind == "battle" and slot.job is not None:
             job = slot.job
             record = {"event": "battle", "job": job.job_id, "player": job.player, "opponent": job.opponent,
                       "won": event.get("won"), "turns": event.get("turns"), "tag": event.get("tag"),
-                      "slot": slot.index, "ms": event.get("ms", {})}  # fmt: skip
+                      "server": slot.url, "slot": slot.index, "ms": event.get("ms", {})}  # fmt: skip
             if done[job.job_id] < wanted[job.job_id].battles:
                 self.log.append(record)
                 done[job.job_id] += 1

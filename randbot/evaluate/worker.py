@@ -21,7 +21,6 @@ import os
 import random
 import sys
 import threading
-import time
 from typing import IO, Any
 
 from randbot.evaluate.external import OutsideBot, as_opponent
@@ -114,10 +113,9 @@ class Worker:
         )
 
 
-def _watch_server(server: LocalShowdown, worker: Worker) -> None:
-    while True:
-        time.sleep(0.5)
-        if not server.is_running():
+def _watch_server(server: LocalShowdown, worker: Worker, stopping: threading.Event) -> None:
+    while not stopping.wait(0.5):
+        if not server.is_running() and not stopping.is_set():
             with contextlib.suppress(Exception):
                 worker.emit({"event": "server_died", "pid": os.getpid()})
             server.stop()
@@ -140,16 +138,20 @@ def main(argv: list[str] | None = None) -> int:
         level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
 
+    stopping = threading.Event()
     with contextlib.ExitStack() as stack:
         server = None
         if args.server:
             url = args.server
         else:
             server = stack.enter_context(LocalShowdown())
+            stack.callback(stopping.set)  # unwinds first: the server's coming stop is no crash
             url = server.websocket_url
         worker = Worker(out, url, args.format, args.concurrency, args.stall_seconds)
         if server is not None:
-            threading.Thread(target=_watch_server, args=(server, worker), daemon=True).start()
+            threading.Thread(
+                target=_watch_server, args=(server, worker, stopping), daemon=True
+            ).start()
         worker.emit(
             {
                 "event": "ready",
