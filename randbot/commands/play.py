@@ -13,6 +13,7 @@ from randbot.errors import RandbotError, ServerError
 from randbot.formats import check_format
 from randbot.harness import MatchResult, run_match
 from randbot.localserver import LocalShowdown, server_configuration, try_websocket_login
+from randbot.online import cli as online_cli
 from randbot.players.registry import PLAYER_NAMES, make_player, player_class
 
 log = logging.getLogger("randbot.play")
@@ -25,7 +26,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--battles", type=int, default=10, help="how many battles (default 10)")
     parser.add_argument("--format", default="gen9randombattle", help="battle format")
     parser.add_argument("--concurrency", type=int, default=4, help="battles at once (default 4)")
-    parser.add_argument("--server", help="websocket URL of a server (default: start one locally)")
+    parser.add_argument(
+        "--server",
+        help="'showdown' (the official server) or a websocket URL (default: start one locally)",
+    )
     parser.add_argument("--save-logs", metavar="DIR", help="keep the server's full battle logs")
     parser.add_argument(
         "--stall-seconds",
@@ -35,6 +39,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    online_cli.add_arguments(parser)  # --ladder, --challenge, --accept-challenges, credentials
     parser.set_defaults(func=run)
 
 
@@ -51,6 +56,8 @@ def _validate(args: argparse.Namespace) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    if online_cli.is_online(args):
+        return online_cli.run(args)
     battle_format = _validate(args)
     with contextlib.ExitStack() as stack:
         if args.server:

@@ -1,0 +1,1 @@
+"""Playing for real: official server, ladder and challenges, reconnects (see cli.py)."""
