@@ -10,7 +10,7 @@ from types import SimpleNamespace
 import pytest
 
 from randbot.cli import main
-from randbot.inspect import inspect_log, load
+from randbot.inspect import from_text, inspect_log, load
 from randbot.inspect.render_html import render_html
 from randbot.inspect.render_text import render_text
 from randbot.inspect.schema import problems
@@ -185,3 +185,17 @@ def test_html_survives_hostile_names(ladder: dict) -> None:
     hostile = {**ladder, "player_name": "</script><script>alert(1)</script>"}
     page = render_html([hostile])
     assert page.count("</script>") == 2  # only the page's own two script tags end
+
+
+def test_same_species_on_both_sides_keeps_the_enemy_hp() -> None:
+    text = (FIXTURES / "ladder-2691947817.log").read_text()
+    # Our lead Salamence becomes a second Hypno, seen before theirs: the two must not be
+    # confused, the enemy's Hypno keeps its own HP.
+    text = text.replace("p1a: Salamence|Salamence, L77, F", "p1a: Hypno|Hypno, L77, F")
+    text = text.replace("p1a: Salamence", "p1a: Hypno")
+    document = inspect_log(from_text(text, "two-hypnos"), "p2", 3, "revealed")
+    assert problems(document) == []
+    assert by_turn(document, 3)["Hypno"]["hp"] == pytest.approx(267 / 315, abs=1e-3)
+    # Turn 8: Fire Blast leaves *our* Hypno at 97/273; theirs stays at 211/315 on the bench.
+    assert by_turn(document, 9)["Hypno"]["hp"] == pytest.approx(211 / 315, abs=1e-3)
+    assert not by_turn(document, 9)["Hypno"]["active"]

@@ -64,6 +64,9 @@ def _replay(battle_log: BattleLog, enemy: str, top: int, predictor_kind: str) ->
         _quiet_logger(),
         gen=gen,
     )
+    # poke-env learns its role from a |request|, which a replay lacks: without it, both teams
+    # land in opponent_team.
+    battle.player_role = ours
     predictor_name, predictor = make_predictor(battle_log.format_id, ours, battle, predictor_kind)
     our_team = battle_log.true_teams.get(ours)
     if our_team and hasattr(predictor, "set_our_team"):
@@ -168,7 +171,9 @@ def _snapshot(
 
 def _board_index(battle: Battle) -> dict[str, tuple[int, Pokemon]]:
     index: dict[str, tuple[int, Pokemon]] = {}
-    for order, mon in enumerate(battle.opponent_team.values()):
+    enemy = battle.opponent_role or ""
+    theirs = [mon for ident, mon in battle.opponent_team.items() if ident.startswith(enemy)]
+    for order, mon in enumerate(theirs):
         for key in species_keys(mon.species):
             index.setdefault(key, (order, mon))
     return index
