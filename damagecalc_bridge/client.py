@@ -149,6 +149,11 @@ class DamageCalc:
         return self._process.start_seconds if self._process else 0.0
 
     @property
+    def warmup_seconds(self) -> float:
+        """Time the current Node process spent on its warm-up calcs before it was ready."""
+        return float(self._process.ready_info.get("warmupSeconds", 0.0)) if self._process else 0.0
+
+    @property
     def translator(self) -> Translator:
         if self._translator is None:
             self.start()
@@ -228,14 +233,15 @@ class DamageCalc:
             handle = self._mons.intern(spec)
             return Mon(handle, self._mons.specs[handle])
 
-    def _mon_handle(self, value: Any, role: str, memo: dict[int, int]) -> int:
+    def _mon_handle(self, value: Any, role: str, memo: dict[int, int] | None) -> int:
         if type(value) is Mon:
             if value.handle not in self._mons.specs:  # prepared before a table reset
                 self._mons.specs[value.handle] = value.spec
             return value.handle
-        handle = memo.get(id(value))
-        if handle is not None:
-            return handle
+        if memo is not None:
+            handle = memo.get(id(value))
+            if handle is not None:
+                return handle
         try:
             raw = orjson.dumps(value, option=_SORTED)
         except TypeError:
@@ -245,7 +251,8 @@ class DamageCalc:
             handle = self._mons.intern(self.translator.mon(value, role))
             if raw is not None:
                 self._mons.by_raw[raw] = handle
-        memo[id(value)] = handle
+        if memo is not None:
+            memo[id(value)] = handle
         return handle
 
     def _move_handle(self, move: Any) -> int:
@@ -294,31 +301,17 @@ class DamageCalc:
             if self._process is not None and self._process.alive():
                 self._simple_call({"op": "reset"})
 
-    def _defs(self, handles: Iterable[tuple[int, int, int, int]]) -> tuple[dict, list[int]]:
-        known = self._known
-        mons: list = []
-        moves: list = []
-        fields: list = []
-        new: list[int] = []
-        seen: set[int] = set()
-        for a, d, v, f in handles:
-            for handle, table, out in (
-                (a, self._mons, mons),
-                (d, self._mons, mons),
-                (v, self._moves, moves),
-                (f, self._fields, fields),
-            ):
-                if handle not in known and handle not in seen:
-                    seen.add(handle)
-                    out.append((handle, table.specs[handle]))
-                    new.append(handle)
+    def _defs(self, flat: Iterable[int]) -> tuple[dict, list[int]]:
+        """Definitions of the handles in `flat` that the Node process has not built yet."""
+        new = [handle for handle in set(flat) - self._known]
+        if not new:
+            return {}, new
         defs: dict[str, list] = {}
-        if mons:
-            defs["m"] = mons
-        if moves:
-            defs["v"] = moves
-        if fields:
-            defs["f"] = fields
+        for name, table in (("m", self._mons), ("v", self._moves), ("f", self._fields)):
+            specs = table.specs
+            found = [(handle, specs[handle]) for handle in new if handle in specs]
+            if found:
+                defs[name] = found
         return defs, new
 
     # -- damage ----------------------------------------------------------------------------------
@@ -334,23 +327,25 @@ class DamageCalc:
         describe: bool = False,
     ) -> DamageResult:
         """One calc. `describe=True` adds the calc's one-line description."""
-        if self._translator is not None:
-            # Fast path for a cached answer: no batch bookkeeping.
-            with self._lock:
-                memo: dict[int, int] = {}
-                key = (
-                    self._mon_handle(attacker, "attacker", memo),
-                    self._mon_handle(defender, "defender", memo),
-                    self._move_handle(move),
-                    self._field_handle(field),
-                    (KO_FLAG if ko else 0) | (DESC_FLAG if describe else 0),
-                )
-                result = self._cache.get(key)
-                if result is not None:
-                    self._cache.move_to_end(key)
-                    self.hits += 1
-                    return result
-        return self.damage_many([(attacker, defender, move, field)], ko=ko, describe=describe)[0]
+        with self._lock:
+            if self._translator is None:
+                self.start()
+            key = (
+                self._mon_handle(attacker, "attacker", None),
+                self._mon_handle(defender, "defender", None),
+                self._move_handle(move),
+                self._field_handle(field),
+                (KO_FLAG if ko else 0) | (DESC_FLAG if describe else 0),
+            )
+            result = self._cache.get(key)
+            if result is not None:
+                self._cache.move_to_end(key)
+                self.hits += 1
+                return result
+            self.misses += 1
+            result = self._compute([key], ko, describe)[0]
+            self._bound_tables()
+            return result
 
     def damage_many(
         self,
@@ -369,7 +364,6 @@ class DamageCalc:
         with self._lock:
             if self._translator is None:
                 self.start()
-            self._bound_tables()
             cache = self._cache
             out: list[Any] = [None] * len(batch)
             pending: dict[tuple, list[int]] = {}
@@ -409,17 +403,19 @@ class DamageCalc:
             self.hits += len(batch) - sum(len(v) for v in pending.values())
             if pending:
                 self.misses += len(pending)
-                self._compute(pending, out, ko, describe)
+                keys = list(pending)
+                for key, result in zip(keys, self._compute(keys, ko, describe), strict=True):
+                    for index in pending[key]:
+                        out[index] = result
+            self._bound_tables()
             return out
 
-    def _compute(
-        self, pending: dict[tuple, list[int]], out: list[Any], ko: bool, describe: bool
-    ) -> None:
-        keys = list(pending)
+    def _compute(self, keys: list[tuple], ko: bool, describe: bool) -> list[DamageResult]:
+        """Ask Node for these (distinct, uncached) keys; cache and return the results."""
         flat = [handle for key in keys for handle in key[:4]]
 
         def build() -> tuple[dict, list[int]]:
-            defs, new = self._defs(key[:4] for key in keys)
+            defs, new = self._defs(flat)
             message: dict[str, Any] = {"op": "calc", "c": flat, "ko": ko, "desc": describe}
             if defs:
                 message["defs"] = defs
@@ -427,16 +423,19 @@ class DamageCalc:
 
         timeout = self.timeout + len(keys) * self.per_calc_timeout * (1 + ko + describe)
         rows = self._call(build, timeout)["r"]
+        if len(rows) != len(keys):
+            raise BridgeError(f"the bridge answered {len(rows)} results for {len(keys)} calcs")
         cache = self._cache
+        results = []
         for key, row in zip(keys, rows, strict=True):
             if type(row) is dict:
                 raise CalcError(f"calc failed for {self._describe_key(key)}: {row.get('e')}")
             result = DamageResult(*row) if describe else DamageResult(*row, None)
             cache[key] = result
-            for index in pending[key]:
-                out[index] = result
+            results.append(result)
         while len(cache) > self.cache_size:
             cache.popitem(last=False)
+        return results
 
     def _describe_key(self, key: tuple) -> str:
         a, d, v, _f = key[:4]
@@ -484,7 +483,7 @@ class DamageCalc:
             if missing:
 
                 def build() -> tuple[dict, list[int]]:
-                    defs, new = self._defs((m, m, 0, f) for m, f, _ in missing)
+                    defs, new = self._defs([h for m, f, _ in missing for h in (m, f)])
                     return {"op": "stats", "s": missing, "defs": defs}, new
 
                 rows = self._call(build, self.timeout)["r"]
@@ -529,7 +528,7 @@ class DamageCalc:
                 flat.extend(quad)
 
             def build() -> tuple[dict, list[int]]:
-                defs, new = self._defs(quads)
+                defs, new = self._defs(flat)
                 return {"op": "raw", "c": flat, "seconds": seconds, "ko": ko, "defs": defs}, new
 
             answer = self._call(build, self.timeout + seconds * 3)
