@@ -231,7 +231,7 @@ class Pool:
             job = slot.job
             record = {"event": "battle", "job": job.job_id, "player": job.player, "opponent": job.opponent,
                       "won": event.get("won"), "turns": event.get("turns"), "tag": event.get("tag"),
-                      "server": slot.url, "slot": slot.index, "ms": event.get("ms", {})}  # fmt: skip
+                      "server": slot.url, "slot": slot.index, "t": round(time.time(), 3), "ms": event.get("ms", {})}  # fmt: skip
             if done[job.job_id] < wanted[job.job_id].battles:
                 self.log.append(record)
                 done[job.job_id] += 1
