@@ -90,7 +90,7 @@ class DamageCalc:
         self,
         gen: int = 9,
         *,
-        cache_size: int = 200_000,
+        cache_size: int = 50_000,
         timeout: float = 10.0,
         per_calc_timeout: float = 0.002,
         warmup: int = 3000,
