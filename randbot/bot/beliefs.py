@@ -29,6 +29,8 @@ class BuildGuess:
     tera_type: str | None  # upper-case type name
     level: int | None
     weight: float
+    evs: tuple[int, ...] | None = None
+    ivs: tuple[int, ...] | None = None
 
     def describe(self) -> dict[str, Any]:
         return {
@@ -48,6 +50,8 @@ def _guess(build: Any, weight: float) -> BuildGuess:
         tera_type=build.tera_type.upper() if getattr(build, "tera_type", None) else None,
         level=getattr(build, "level", None),
         weight=float(weight),
+        evs=tuple(build.evs) if getattr(build, "evs", None) else None,
+        ivs=tuple(build.ivs) if getattr(build, "ivs", None) else None,
     )
 
 
@@ -162,7 +166,8 @@ class Beliefs:
 
     def builds(self, battle: AbstractBattle, mon: Pokemon, tracker: Any | None) -> list[BuildGuess]:
         guesses: list[BuildGuess] = []
-        if self.use_inference and tracker is not None:
+        # The tracker's posterior is only better than the narrowed prior when it has the set database behind it.
+        if self.use_inference and tracker is not None and _setdb(self.battle_format) is not None:
             try:
                 posterior = tracker.belief(mon.species).posterior()
                 guesses = [_guess(b, p) for b, p in posterior]

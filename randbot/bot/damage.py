@@ -62,7 +62,8 @@ class DamageOracle:
             return 0
         missing = []
         seen = set()
-        for key in keys:
+        for raw in keys:
+            key = memo_key(*raw)
             if key in self._memo or key in seen:
                 continue
             move = move_facts(key[2])
@@ -74,7 +75,7 @@ class DamageOracle:
             return 0
         started = time.perf_counter()
         try:
-            results = self.calc.damage_many([_bridge_request(*k) for k in missing])
+            results = self.calc.damage_many([_bridge_request(*k) for k in missing], ko=False)
         except Exception as exc:  # a calc problem must never cost the decision: Python takes over
             self.bridge_errors += 1
             log.warning(
@@ -94,6 +95,32 @@ class DamageOracle:
         self._memo[key] = value
         if len(self._memo) > self.cache_size:
             self._memo.popitem(last=False)
+
+
+# Damage that depends on the HP of either side; for every other move HP is left out of the memo key,
+# so a result survives the chip damage of the next turns.
+_HP_MOVES = {
+    "eruption",
+    "waterspout",
+    "dragonenergy",
+    "superfang",
+    "ruination",
+    "naturesmadness",
+    "reversal",
+    "flail",
+}
+_HP_ABILITIES = {"multiscale", "shadowshield", "blaze", "torrent", "overgrow", "swarm", "defeatist"}
+
+
+def memo_key(
+    attacker: Mon, defender: Mon, move_id: str, field: FieldState, attacker_ours: bool
+) -> Key:
+    if move_id not in _HP_MOVES:
+        if attacker.ability not in _HP_ABILITIES:
+            attacker = attacker.with_hp(attacker.max_hp)
+        if defender.ability not in _HP_ABILITIES:
+            defender = defender.with_hp(defender.max_hp)
+    return (attacker, defender, move_id, field, attacker_ours)
 
 
 def _title(type_name: str | None) -> str | None:

@@ -1,16 +1,305 @@
-"""Placeholder: replaced below."""
+"""The Defeat phase (thesis 3.6.4, figure 3.3): a minimax tree over the remaining matchups.
+
+A node is (our remaining team with HP, theirs with HP, the active pair). A pairing is fought out with the
+matchup engine's per-turn rates (damage each way, speed order) until one faints; the side that lost a
+Pokémon then picks the next (we maximise, they minimise). Leaves score +1/-1 for a won/lost battle plus
+the HP margin. Unseen enemy slots enter as phantoms (the format's average enemy) or are ignored, as
+configured. Alpha-beta with a transposition table keeps it fast; the explored tree is kept as a networkx
+DiGraph (`Planner.graph`) so a decision can be inspected and drawn.
+"""
 
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass
+
+import networkx as nx
+
 from randbot.bot.config import BotConfig
-from randbot.bot.decision import Decision
-from randbot.bot.discover import discover
+from randbot.bot.decision import Deadline, Decision
+from randbot.bot.discover import guaranteed_ko
+from randbot.bot.matchup import MatchupEngine, hazard_fraction
+from randbot.bot.mon import Mon
+from randbot.bot.phantom import Rates, phantom_rates
+from randbot.bot.pydamage import speed
+from randbot.bot.situation import EnemySlot
 from randbot.bot.tactics import Tactics
+
+HP_STEP = 0.05  # HP is bucketed so transpositions meet
+GRAPH_NODE_CAP = 300  # nodes kept in the inspectable graph
+EXACT, LOWER, UPPER = 0, 1, 2
+SWITCH_EPSILON = 0.02
+
+Team = tuple[tuple[str, float], ...]  # sorted (key, hp fraction)
+
+
+def _q(hp: float) -> float:
+    return round(max(0.0, min(1.0, hp)) / HP_STEP) * HP_STEP
+
+
+class _Timeout(Exception):
+    pass
+
+
+@dataclass(frozen=True)
+class Outcome:
+    ours_wins: bool
+    ours_hp: float
+    theirs_hp: float
+
+
+def fight(r: Rates, ours_hp: float, theirs_hp: float, ours_pre: float = 0.0) -> Outcome | None:
+    """A pairing fought out on per-turn rates; None when neither side can hurt the other."""
+    ours_hp = ours_hp - ours_pre
+    if ours_hp <= 0:
+        return Outcome(False, 0.0, theirs_hp)
+    deal, take = r.ours_deal, r.ours_take
+    if deal <= 1e-6 and take <= 1e-6:
+        return None
+    n_ours = math.ceil(theirs_hp / deal - 1e-9) if deal > 1e-6 else 10**6
+    n_theirs = math.ceil(ours_hp / take - 1e-9) if take > 1e-6 else 10**6
+    if n_ours < n_theirs or (n_ours == n_theirs and r.ours_first):
+        hits_taken = n_ours - 1 if r.ours_first else n_ours
+        return Outcome(True, max(HP_STEP, ours_hp - hits_taken * take), 0.0)
+    hits_dealt = n_theirs if r.ours_first else n_theirs - 1
+    return Outcome(False, 0.0, max(HP_STEP, theirs_hp - hits_dealt * deal))
+
+
+class Planner:
+    def __init__(
+        self, rates: dict[tuple[str, str], Rates], deadline: Deadline, max_depth: int
+    ) -> None:
+        self.rates = rates
+        self.deadline = deadline
+        self.max_depth = max_depth
+        self.table: dict[tuple, tuple[int, float, float]] = {}
+        self.graph = nx.DiGraph()
+        self.nodes = 0
+
+    # value of a position from our point of view
+    def leaf(self, ours: Team, theirs: Team) -> float:
+        margin = (sum(h for _, h in ours) - sum(h for _, h in theirs)) / 6
+        if not theirs:
+            return 1.0 + margin
+        if not ours:
+            return -1.0 + margin
+        return margin
+
+    def search(
+        self,
+        ours: Team,
+        theirs: Team,
+        i: str | None,
+        j: str | None,
+        depth: int,
+        alpha: float,
+        beta: float,
+        parent: str | None = None,
+        label: str = "",
+    ) -> float:
+        self.nodes += 1
+        if self.nodes % 64 == 0 and self.deadline.expired():
+            raise _Timeout
+        node_id = None
+        if self.graph.number_of_nodes() < GRAPH_NODE_CAP:
+            node_id = f"{len(self.graph)}"
+            self.graph.add_node(node_id, ours=ours, theirs=theirs, pair=(i, j), label=label)
+            if parent is not None:
+                self.graph.add_edge(parent, node_id, action=label)
+        if not ours or not theirs or depth <= 0:
+            value = self.leaf(ours, theirs)
+            if node_id:
+                self.graph.nodes[node_id]["value"] = value
+            return value
+        key = (ours, theirs, i, j, depth)
+        entry = self.table.get(key)
+        if entry is not None:
+            flag, val, _ = entry
+            if flag == EXACT or (flag == LOWER and val >= beta) or (flag == UPPER and val <= alpha):
+                return val
+        a0, b0 = alpha, beta
+        if i is None:  # we choose who comes in
+            value = -math.inf
+            for k, _hp in ours:
+                v = self.search(ours, theirs, k, j, depth, alpha, beta, node_id, f"send {k}")
+                value = max(value, v)
+                alpha = max(alpha, v)
+                if alpha >= beta:
+                    break
+        elif j is None:  # they choose
+            value = math.inf
+            for k, _hp in theirs:
+                v = self.search(ours, theirs, i, k, depth, alpha, beta, node_id, f"they send {k}")
+                value = min(value, v)
+                beta = min(beta, v)
+                if alpha >= beta:
+                    break
+        else:
+            value = self.resolve(ours, theirs, i, j, depth, alpha, beta, node_id)
+        flag = EXACT if a0 < value < b0 else (LOWER if value >= b0 else UPPER)
+        self.table[key] = (flag, value, 0.0)
+        if node_id:
+            self.graph.nodes[node_id]["value"] = value
+        return value
+
+    def resolve(
+        self, ours: Team, theirs: Team, i: str, j: str, depth: int, alpha, beta, node_id
+    ) -> float:
+        ours_hp = dict(ours)[i]
+        theirs_hp = dict(theirs)[j]
+        out = fight(self.rates[(i, j)], ours_hp, theirs_hp)
+        if out is None:  # a stalemate: nobody can break the other; score the position as it stands
+            return self.leaf(ours, theirs)
+        if out.ours_wins:
+            new_ours = _set(ours, i, out.ours_hp)
+            new_theirs = _drop(theirs, j)
+            return self.search(
+                new_ours, new_theirs, i, None, depth - 1, alpha, beta, node_id, f"{i} beats {j}"
+            )
+        new_ours = _drop(ours, i)
+        new_theirs = _set(theirs, j, out.theirs_hp)
+        return self.search(
+            new_ours, new_theirs, None, j, depth - 1, alpha, beta, node_id, f"{j} beats {i}"
+        )
+
+
+def _set(team: Team, key: str, hp: float) -> Team:
+    return tuple(sorted((k, _q(hp) if k == key else h) for k, h in team))
+
+
+def _drop(team: Team, key: str) -> Team:
+    return tuple((k, h) for k, h in team if k != key)
+
+
+def pair_rates(engine: MatchupEngine, mon: Mon, slot: EnemySlot) -> Rates:
+    deal = take = first = 0.0
+    for b, w in slot.builds:
+        deal += w * max((o.mean * o.accuracy for o in engine.options(mon, b, True)), default=0.0)
+        take += w * max((o.mean * o.accuracy for o in engine.options(b, mon, False)), default=0.0)
+        s_ours, s_theirs = speed(mon, engine.field, True), speed(b, engine.field, False)
+        faster = s_ours < s_theirs if engine.field.trick_room else s_ours > s_theirs
+        first += w * faster
+    return Rates(deal, take, first >= 0.5)
+
+
+def build_planner(t: Tactics, config: BotConfig) -> tuple[Planner, Team, Team]:
+    sit = t.sit
+    rates: dict[tuple[str, str], Rates] = {}
+    for ok, mon in sit.ours.items():
+        current = mon if ok == sit.active_key else mon.fresh()
+        for ek, slot in sit.enemies.items():
+            rates[(ok, ek)] = pair_rates(t.engine, current, slot)
+    theirs = [(ek, _q(slot.hp_fraction)) for ek, slot in sit.enemies.items()]
+    if config.defeat_unseen == "prior":
+        fmt = sit.battle.format or "gen9randombattle"
+        for n in range(sit.unseen):
+            pk = f"?{n + 1}"
+            theirs.append((pk, 1.0))
+            for ok, mon in sit.ours.items():
+                rates[(ok, pk)] = phantom_rates(t.engine, fmt, mon)
+    ours = tuple(sorted((k, _q(m.hp_fraction)) for k, m in sit.ours.items()))
+    planner = Planner(rates, t.deadline, config.planner_depth)
+    return planner, ours, tuple(sorted(theirs))
+
+
+def _iterative(
+    planner: Planner, root_options: list[tuple[str, callable]]
+) -> list[tuple[str, float]]:
+    """Iterative deepening over the root options; the deepest fully searched depth wins."""
+    best: list[tuple[str, float]] = []
+    for depth in range(2, planner.max_depth + 1, 2):
+        try:
+            scores = [(label, fn(depth)) for label, fn in root_options]
+        except _Timeout:
+            break
+        best = scores
+        if planner.deadline.expired():
+            break
+    if not best:  # not even depth 2 in time: one-ply leaf values
+        best = [(label, fn(0)) for label, fn in root_options]
+    return best
 
 
 def defeat(t: Tactics, config: BotConfig, forced: bool) -> Decision:
-    from randbot.bot.policy import best_entry
+    sit = t.sit
+    battle = sit.battle
+    enemy_key = sit.enemy_active.key if sit.enemy_active else None
+    if not forced and battle.available_moves:
+        ko = guaranteed_ko(t)
+        if ko is not None:
+            return Decision("move", ko, "defeat", "1-ko")
+    planner, ours, theirs = build_planner(t, config)
+    switchable = {}
+    for poke in battle.available_switches:
+        for key, p in battle.team.items():
+            if p is poke and key in sit.ours:
+                switchable[key] = sit.ours[key]
+    options: list[tuple[str, callable]] = []
+    for key, mon in switchable.items():
+        pre = hazard_fraction(mon, sit.field, ours=True)
+        if not forced:
+            pre += t.engine.incoming(t.enemy, mon.fresh())
+        hp = _q(mon.hp_fraction - pre)
 
-    if forced:
-        return best_entry(t, "defeat")
-    return discover(t, None, False)
+        def run(depth: int, key=key, hp=hp) -> float:
+            team = _drop(ours, key) if hp <= 0 else _set(ours, key, hp)
+            if hp <= 0:
+                return planner.search(
+                    team, theirs, None, enemy_key, max(depth, 1), -math.inf, math.inf, None, "sack"
+                )
+            return planner.search(
+                team,
+                theirs,
+                key,
+                enemy_key,
+                max(depth, 1),
+                -math.inf,
+                math.inf,
+                None,
+                f"switch {key}",
+            )
+
+        options.append((f"switch {key}", run))
+    if not forced and sit.active_key and battle.available_moves:
+        active_key = sit.active_key
+
+        def stay(depth: int) -> float:
+            return planner.search(
+                ours,
+                theirs,
+                active_key,
+                enemy_key,
+                max(depth, 1),
+                -math.inf,
+                math.inf,
+                None,
+                "stay",
+            )
+
+        options.append(("stay", stay))
+    if not options:
+        return Decision("move", "", "defeat", "nothing-legal")
+    scored = _iterative(planner, options)
+    label, value = max(scored, key=lambda lv: lv[1])
+    stay_value = dict(scored).get("stay")
+    if stay_value is not None and value < stay_value + SWITCH_EPSILON:
+        label, value = "stay", stay_value  # switching costs a turn: only for a clear gain
+    notes = {
+        "tree_nodes": planner.nodes,
+        "graph_nodes": planner.graph.number_of_nodes(),
+        "unseen": sit.unseen,
+    }
+    if label == "stay":
+        best, evals = t.best_move(allow_tera=config.tera and battle.can_tera)
+        cands = scored + [(e.label, e.value) for e in evals]
+        return Decision(
+            "move", best.move, "defeat", "plan-stay", tera=best.tera, candidates=cands, notes=notes
+        )
+    return Decision(
+        "switch",
+        label.split(" ", 1)[1],
+        "defeat",
+        "plan-entry" if forced else "plan-switch",
+        candidates=scored,
+        notes=notes,
+    )

@@ -76,12 +76,21 @@ class Mon:
 
 
 def raw_stats(
-    base: dict[str, int], level: int, ev: int = RANDBATS_EV, iv: int = RANDBATS_IV
+    base: dict[str, int],
+    level: int,
+    evs: tuple[int, ...] | None = None,
+    ivs: tuple[int, ...] | None = None,
 ) -> tuple[int, ...]:
-    hp = math.floor((2 * base["hp"] + iv + ev // 4) * level / 100) + level + 10
+    """Stats with a neutral nature; EVs/IVs per stat (hp first), random-battle defaults when not given."""
+    ev = evs or (RANDBATS_EV,) * 6
+    iv = ivs or (RANDBATS_IV,) * 6
+    hp = math.floor((2 * base["hp"] + iv[0] + ev[0] // 4) * level / 100) + level + 10
     if base["hp"] == 1:  # Shedinja
         hp = 1
-    others = [math.floor((2 * base[s] + iv + ev // 4) * level / 100) + 5 for s in STATS[1:]]
+    others = [
+        math.floor((2 * base[s] + iv[i + 1] + ev[i + 1] // 4) * level / 100) + 5
+        for i, s in enumerate(STATS[1:])
+    ]
     return (hp, *others)
 
 
@@ -137,10 +146,12 @@ def enemy_mon(
     item: str | None,
     ability: str | None,
     tera_type: str | None,
+    evs: tuple[int, ...] | None = None,
+    ivs: tuple[int, ...] | None = None,
 ) -> Mon:
     """One hypothesis about an enemy Pokémon: a build, placed in the battle's visible state."""
     lvl = level or mon.level or 80
-    stats = raw_stats(mon.base_stats, lvl)
+    stats = raw_stats(mon.base_stats, lvl, evs, ivs)
     seen_item = mon.item
     if seen_item not in (None, "unknown_item"):
         item = seen_item  # what the battle revealed beats what the build guessed

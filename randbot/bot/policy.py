@@ -56,7 +56,7 @@ def decide(
 ) -> Decision:
     sit = read_situation(battle, beliefs, tracker)
     if sit.enemy_active is None:
-        return Decision("move", "", "fallback", "no-enemy-active")
+        return blind_entry(sit, oracle)
     engine = MatchupEngine(oracle, sit.field)
     phase = phase_of(sit, config)
     _prefetch(engine, sit, deadline, everyone=phase == "defeat" or config.sack_pivot)
@@ -80,6 +80,28 @@ def decide(
         decision = core(tactics)
     decision.assumed = assumed
     return decision
+
+
+def blind_entry(sit: Situation, oracle: DamageOracle) -> Decision:
+    """A switch before the enemy's next Pokémon is shown (both fainted): the best average 1v1 over the seen."""
+    battle = sit.battle
+    if not battle.available_switches:
+        return Decision("move", "", "fallback", "no-enemy-active")
+    engine = MatchupEngine(oracle, sit.field)
+    scored = []
+    for key, poke in battle.team.items():
+        if poke in battle.available_switches and key in sit.ours:
+            mon = sit.ours[key].fresh()
+            margins = [engine.versus(mon, slot.builds).margin for slot in sit.enemies.values()]
+            scored.append(
+                (f"switch {key}", sum(margins) / len(margins) if margins else mon.hp_fraction)
+            )
+    if not scored:
+        return Decision("move", "", "fallback", "no-enemy-active")
+    label, _ = max(scored, key=lambda kv: kv[1])
+    return Decision(
+        "switch", label.split(" ", 1)[1], "blind", "best-average-entry", candidates=scored
+    )
 
 
 def best_entry(t: Tactics, phase: str) -> Decision:

@@ -14,6 +14,12 @@ from randbot.players.guard import guarded
 # name -> "module:Class"; imported only when used, so a slow or broken player costs nothing else.
 PLAYERS: dict[str, str] = {
     "randbot": "randbot.bot:RandBot",
+    "randbot-discover": "randbot.bot.variants:RandBotDiscover",
+    "randbot-defeat": "randbot.bot.variants:RandBotDefeat",
+    "randbot-core": "randbot.bot.variants:RandBotCore",
+    "randbot-noinfer": "randbot.bot.variants:RandBotNoinfer",
+    "randbot-notera": "randbot.bot.variants:RandBotNotera",
+    "randbot-pycalc": "randbot.bot.variants:RandBotPycalc",
     "random": "poke_env.player:RandomPlayer",
     "maxpower": "poke_env.player:MaxBasePowerPlayer",
     "heuristic": "poke_env.player:SimpleHeuristicsPlayer",
