@@ -4,7 +4,8 @@
 //   TEAMS = 0 streams forever (the Python side stops us). One JSON line per batch of teams:
 //   {"teams": k, "sets": [[speciesid, level, [moveids sorted], item, ability, tera, evs, ivs, nature], ...],
 //    "species": {id: {"name", "base_stats", "level_hint"}}}   (species: only ids seen for the first time)
-// The first line is a header: {"header": {format, version, seed}} or {"error": "..."}.
+// The first line is a header: {"header": {format, version, seed, format_data}} or {"error": ...}
+// (format_data: see formatdata.js).
 // Cosmetic formes fold into their base species here, where the Dex knows which formes are cosmetic.
 'use strict';
 
@@ -12,11 +13,13 @@ const path = require('path');
 const showdownDir = process.env.RANDBOT_SHOWDOWN_DIR ||
   path.join(__dirname, '..', 'node_modules', 'pokemon-showdown');
 const {Teams, Dex, toID} = require(showdownDir);
-const version = require(path.join(showdownDir, 'package.json')).version;
+const {formatData, folder, version} = require('./formatdata.js');
 
 const [formatName, seed, teamsArg, batchArg] = process.argv.slice(2);
 const wanted = Number(teamsArg || 0);
 const batchSize = Number(batchArg || 50);
+
+process.stdout.on('error', () => process.exit(0));  // Python closed the pipe: we are done
 
 function fail(message) {
   process.stdout.write(JSON.stringify({error: message}) + '\n');
@@ -42,18 +45,20 @@ function statsArray(table, fallback) {
 
 const known = new Set();
 const speciesCache = new Map();
+const fold = folder(format, generator);
 function foldedSpecies(name) {
   let entry = speciesCache.get(name);
   if (entry) return entry;
-  let species = dex.species.get(name);
-  // Cosmetic formes (Gastrodon-East, Vivillon-*) have the base's stats, moves and sets.
-  if (species.isCosmeticForme) species = dex.species.get(species.baseSpecies);
+  // Cosmetic formes (Gastrodon-East) and the generator's random formes of one sets entry
+  // (Pikachu-Alola) have the base's stats and sets: they count as the base.
+  const species = fold(name);
   entry = {id: species.id, name: species.name, baseStats: statsArray(species.baseStats, 0)};
   speciesCache.set(name, entry);
   return entry;
 }
 
-process.stdout.write(JSON.stringify({header: {format: format.id, name: format.name, version, seed}}) + '\n');
+const header = {format: format.id, name: format.name, version, seed, format_data: formatData(format, generator)};
+process.stdout.write(JSON.stringify({header}) + '\n');
 
 let produced = 0;
 function writeBatch() {
@@ -88,5 +93,4 @@ function pump() {
     }
   }
 }
-process.stdout.on('error', () => process.exit(0));  // Python closed the pipe: we are done
 pump();

@@ -46,6 +46,7 @@ class GeneratorSource:
         self.batch = batch
         self.process: subprocess.Popen | None = None
         self.header: dict = {}
+        self.format_data: dict | None = None  # the format's sets data, from the header
 
     def start(self) -> None:
         self.process = subprocess.Popen(
@@ -72,6 +73,7 @@ class GeneratorSource:
             self.close()
             raise HarvestError(message["error"])
         self.header = message["header"]
+        self.format_data = self.header.pop("format_data", None)
 
     def batches(self) -> Iterator[Batch]:
         assert self.process is not None, "start() first"

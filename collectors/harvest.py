@@ -85,6 +85,8 @@ class Harvester:
         store = self.store
         try:
             self.source.start()
+            if getattr(self.source, "format_data", None):
+                store.format_data = self.source.format_data
             for batch in self.source.batches():
                 for entry in batch.sets:
                     species_id, level, moves, item, ability, tera, evs, ivs, nature = entry

@@ -94,7 +94,9 @@ class SetDB:
         if record:
             return record.name
         entry = self._format_data.get("species", {}).get(species_id)
-        return entry["name"] if entry else str(name)
+        if entry:
+            return entry["name"]
+        return self._format_data.get("dex_species", {}).get(species_id, [str(name)])[0]
 
     # --- queries ---------------------------------------------------------------------------
     def level(self, name: str) -> int:
@@ -173,11 +175,19 @@ class SetDB:
             )
         if entry:
             return fallback_builds(entry, self._default_level)
-        return [(blank_build(species_id, self._default_level), 1.0)]
+        # Not in the sets data either: a blank build, with the Dex's name and stats when known.
+        name, base_stats = self._format_data.get("dex_species", {}).get(
+            species_id, (species_id, None)
+        )
+        return [(blank_build(name, self._default_level, _stats(base_stats)), 1.0)]
 
     @staticmethod
     def _level_of(record: SpeciesRecord) -> int:
         return record.counts.most_common(1)[0][0][0] if record.counts else 80
+
+
+def _stats(values) -> tuple[int, ...] | None:
+    return tuple(values) if values else None
 
 
 def _record_prior(record: SpeciesRecord) -> list[tuple[Build, float]]:

@@ -183,5 +183,6 @@ def test_species_unknown_to_everything_gets_a_blank_build(db: SetDB, caplog) -> 
     with caplog.at_level(logging.WARNING, logger="setdb"):
         prior = db.prior("Missingno")
     assert len(prior) == 1 and prior[0][0].source == "fallback"
+    assert prior[0][0].species == "MissingNo." and prior[0][0].speed_stat() is not None
     assert db.filter("Missingno", Constraints(moves=frozenset({"tackle"}), item="Leftovers"))
     assert "missingno" in caplog.text

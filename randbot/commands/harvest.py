@@ -64,14 +64,9 @@ def run(args: argparse.Namespace) -> int:
     if not any((args.teams, args.battles, args.hours, args.until_converged)):
         args.until_converged = DEFAULT_THRESHOLD
 
-    data = format_data(format_id)  # also checks that the pinned generator supports the format
-    store = HarvestStore(
-        harvest_directory(args.out, format_id),
-        format_id,
-        showdown_version(),
-        args.source,
-        format_data=data,
-    )
+    # A remote server runs its own version; a local one (and the generator) runs the pinned one.
+    version = showdown_version() if not args.server else f"server {args.server}"
+    store = HarvestStore(harvest_directory(args.out, format_id), format_id, version, args.source)
     store.open()
     if args.source == "generator":
         seed = seed_string(args.seed if args.seed is not None else secrets.randbits(63))
@@ -85,7 +80,13 @@ def run(args: argparse.Namespace) -> int:
         from collectors.battles import BattleSource
 
         seed = None
-        source = BattleSource(format_id, server_url=args.server, concurrency=args.concurrency)
+        try:  # names and fallback data come from the pinned Dex, when it knows the format
+            data = format_data(format_id)
+        except HarvestError:
+            data = None
+        source = BattleSource(
+            format_id, server_url=args.server, concurrency=args.concurrency, format_data=data
+        )
     store.run["seed"] = seed
     stop = StopRule(
         teams=args.teams,
