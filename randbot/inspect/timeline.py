@@ -91,6 +91,7 @@ def _replay(battle_log: BattleLog, enemy: str, top: int, predictor_kind: str) ->
         if tag == "turn" and len(parts) > 2 and parts[2].strip().isdigit():
             turns.append(_snapshot(int(parts[2]), battle, predictor, top, truth, problems))
     final = _snapshot(turns[-1]["turn"] if turns else 0, battle, predictor, top, truth, problems)
+    _add_explanations(final, predictor, problems)
     document = {
         "format": battle_log.format_id,
         "player": enemy,
@@ -167,6 +168,20 @@ def _snapshot(
         entries.append((order, view))
     entries.sort(key=lambda pair: pair[0])
     return {"turn": turn, "pokemon": [view for _, view in entries]}
+
+
+def _add_explanations(final: dict, predictor: Any, problems: Problems) -> None:
+    """The predictor's reasons ("turn 5: item:lifeorb: …"), once, on the final snapshot: a
+    reader (the HTML page) shows those up to the turn on screen."""
+    try:
+        beliefs = dict(predictor.beliefs())
+    except Exception as error:
+        problems.note("predictor.beliefs", "end", error)
+        return
+    for view in final["pokemon"]:
+        belief = beliefs.get(view["species_id"])
+        reasons = getattr(belief, "explanations", None) or []
+        view["explanations"] = [str(reason)[:400] for reason in reasons][:200]
 
 
 def _board_index(battle: Battle) -> dict[str, tuple[int, Pokemon]]:
