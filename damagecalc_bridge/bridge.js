@@ -47,7 +47,7 @@ const STAT_IDS = ['hp', 'atk', 'def', 'spa', 'spd', 'spe'];
 const mons = new Map(); // handle -> calc.Pokemon
 const moveSpecs = new Map(); // handle -> {name, options}
 const fields = new Map(); // handle -> calc.Field
-const moves = new Map(); // "move:attacker" -> calc.Move (hits depend on the attacker's ability/item)
+const moves = new Map(); // move handle -> attacker handle -> calc.Move (hits depend on the attacker)
 fields.set(0, new calc.Field());
 
 class InputError extends Error {
@@ -94,9 +94,14 @@ function lookup(map, handle, what) {
   return value;
 }
 
+let moveCount = 0;
 function moveFor(moveHandle, attackerHandle, attacker) {
-  const key = moveHandle * 1048576 + attackerHandle;
-  let move = moves.get(key);
+  let byAttacker = moves.get(moveHandle);
+  if (byAttacker === undefined) {
+    byAttacker = new Map();
+    moves.set(moveHandle, byAttacker);
+  }
+  let move = byAttacker.get(attackerHandle);
   if (move === undefined) {
     const spec = lookup(moveSpecs, moveHandle, 'move');
     // The calc picks the number of hits (Skill Link, Loaded Dice...) and some move variants from
@@ -107,8 +112,12 @@ function moveFor(moveHandle, attackerHandle, attacker) {
       item: attacker.item,
       species: attacker.name,
     });
-    if (moves.size > 200000) moves.clear();
-    moves.set(key, move);
+    if (++moveCount > 200000) {
+      moves.clear();
+      moveCount = 1;
+      moves.set(moveHandle, byAttacker = new Map());
+    }
+    byAttacker.set(attackerHandle, move);
   }
   return move;
 }
@@ -358,6 +367,7 @@ const OPS = {
   },
   reset: () => {
     mons.clear(); moveSpecs.clear(); moves.clear(); fields.clear();
+    moveCount = 0;
     fields.set(0, new calc.Field());
     return {reset: true};
   },

@@ -271,3 +271,17 @@ def test_node_start_failure_raises_with_node_stderr(tmp_path, monkeypatch) -> No
     with pytest.raises(BridgeError, match="out of unicorns"):
         with DamageCalc():
             pass
+
+
+def test_handle_tables_stay_bounded_and_correct_across_resets() -> None:
+    with DamageCalc(warmup=0, max_handles=6) as calc:
+        prepared = calc.prepare(TUSK)
+        first = calc.damage(prepared, GHOLDENGO, "Headlong Rush")
+        levels = range(60, 80)
+        results = [calc.damage({**TUSK, "level": lv}, GHOLDENGO, "Ice Spinner") for lv in levels]
+        assert len(calc._mons.specs) + len(calc._moves.specs) <= 8  # reset several times
+        calc.cache_clear()
+        again = calc.damage(prepared, GHOLDENGO, "Headlong Rush")  # a Mon from before the resets
+        assert again.rolls == first.rolls
+        assert results == sorted(results, key=lambda r: r.max_damage)  # higher level, more damage
+        assert results[0].max_damage < results[-1].max_damage
