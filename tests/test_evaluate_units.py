@@ -94,3 +94,22 @@ def test_bradley_terry_recovers_a_known_strength_gap() -> None:
     unbeaten = rate(["a", "b", "c"], {("a", "b"): 20, ("b", "a"): 0, ("b", "c"): 12, ("c", "b"): 8})
     assert [r.player for r in unbeaten] == ["a", "b", "c"]
     assert all(math.isfinite(r.elo) and r.ci95[0] <= r.elo <= r.ci95[1] for r in unbeaten)
+
+
+def test_report_combines_logs_of_several_evaluations(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    for name in ("a", "b"):
+        (tmp_path / name).mkdir()
+        shutil.copy(FIXTURE, tmp_path / name / "battles.jsonl")
+    result = subprocess.run(
+        [sys.executable, "-m", "randbot", "evaluate", "--report", str(tmp_path / "a"), str(tmp_path / "b"),
+         "--out", str(tmp_path / "both"), "--json"],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    document = json.loads(result.stdout)
+    assert document["battles"] == 60
+    assert all(r["battles"] == 20 for r in document["results"])
+    assert (tmp_path / "both" / "results.md").exists()

@@ -12,6 +12,7 @@ DESIGN.md evaluate shape plus ratings and run details) and OUT/results.md.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import logging
 import random
@@ -89,6 +90,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default=120.0,
         help="forfeit a battle idle this long (default 120)",
     )
+    parser.add_argument("--report", nargs="+", metavar="DIR",
+                        help="play nothing: one report from these finished evaluations' logs (into --out)")  # fmt: skip
     parser.add_argument("--json", action="store_true", help="print the results JSON to stdout")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.set_defaults(func=run)
@@ -173,7 +176,58 @@ def _versions() -> dict[str, str]:
     return found
 
 
+def _emit(document: dict[str, Any], out: Path, as_json: bool) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "results.json").write_text(json.dumps(document, indent=2) + "\n")
+    (out / "results.md").write_text(markdown(document))
+    if as_json:
+        json.dump(document, sys.stdout, indent=2)
+        print()
+    else:
+        print(markdown(document))
+    print(f"results in {out}/results.md and results.json", file=sys.stderr)
+
+
+def report_only(args: argparse.Namespace) -> int:
+    """One report over several evaluations' logs, e.g. the baselines' round robin plus randbot
+    against each of them, played at different times."""
+    if not args.out:
+        raise RandbotError("--report needs --out DIR for the combined results")
+    configs, events, seconds = [], [], 0.0
+    for folder in args.report:
+        found = ResultLog(Path(folder) / "battles.jsonl").read()
+        if not found or found[0].get("event") != "config":
+            raise RandbotError(f"{folder} holds no evaluation log (battles.jsonl)")
+        configs.append(found[0])
+        events.extend(found)
+        with contextlib.suppress(OSError, ValueError, KeyError):
+            seconds += json.loads((Path(folder) / "results.json").read_text())["seconds"]
+    formats = {c["format"] for c in configs}
+    if len(formats) > 1:
+        raise RandbotError(
+            f"these evaluations are in different formats: {', '.join(sorted(formats))}"
+        )
+    players = list(dict.fromkeys(p for c in configs for p in c["players"]))
+    config = {
+        "format": formats.pop(), "players": players, "battles": max(c["battles"] for c in configs),
+        "seed": [c["seed"] for c in configs], "servers": [c["servers"] for c in configs],
+        "concurrency": [c["concurrency"] for c in configs],
+        "command": " ; ".join(c.get("command") or "?" for c in configs),
+        "versions": [c.get("versions") for c in configs],
+    }  # fmt: skip
+    summary = Summary.from_events(events, players)
+    played = summary.total_battles
+    run_info = {"seconds": round(seconds, 1), "battles_per_second": round(played / seconds, 3) if seconds else 0.0,
+                "sources": [str(f) for f in args.report]}  # fmt: skip
+    document = json_document(summary, {**config, "seed": config["seed"][0]}, run_info)
+    document["seed"] = config["seed"]
+    _emit(document, Path(args.out), args.json)
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.report:
+        return report_only(args)
     players, battle_format = _validate(args)
     _check_server(args)
     out = Path(args.out or f"runs/evaluate-{time.strftime('%Y%m%d-%H%M%S')}")
@@ -258,13 +312,6 @@ def run(args: argparse.Namespace) -> int:
                 "battles_per_second": round(played / seconds, 3) if seconds else 0.0, "restarts": pool.restarts,
                 "log": str(out / "battles.jsonl")}  # fmt: skip
     document = json_document(summary, config, run_info)
-    (out / "results.json").write_text(json.dumps(document, indent=2) + "\n")
-    (out / "results.md").write_text(markdown(document))
-    if args.json:
-        json.dump(document, sys.stdout, indent=2)
-        print()
-    else:
-        print(markdown(document))
-    print(f"results in {out}/results.md and results.json", file=sys.stderr)
+    _emit(document, out, args.json)
     finished = sum(min(done[j.job_id], j.battles) for j in jobs)
     return 0 if finished == total else 1
