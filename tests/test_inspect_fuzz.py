@@ -136,7 +136,19 @@ def _inner_log(rng: random.Random, text: str) -> str:
         payload["log"] = _lines(rng, log)
     if isinstance(payload, dict) and rng.random() < 0.2:
         key = rng.choice(["p1team", "p2team", "format", "id", "log"])
-        payload[key] = rng.choice([None, 7, "x", [], [{"species": 3}], {"a": 1}, [1, 2]])
+        payload[key] = rng.choice(
+            [
+                None,
+                7,
+                "x",
+                [],
+                [{"species": 3}],
+                [{"species": "Pikachu", "moves": 5, "level": "abc", "evs": "x"}],
+                [{"species": "Hypno", "moves": [None, 1], "item": 2, "teraType": []}],
+                {"a": 1},
+                [1, 2],
+            ]
+        )
     return json.dumps(payload)
 
 

@@ -69,11 +69,14 @@ def _replay(battle_log: BattleLog, enemy: str, top: int, predictor_kind: str) ->
     battle.player_role = ours
     predictor_name, predictor = make_predictor(battle_log.format_id, ours, battle, predictor_kind)
     our_team = battle_log.true_teams.get(ours)
+    problems = Problems()
     if our_team and hasattr(predictor, "set_our_team"):
         # A server log holds our own sets too; a player always knows its own team's stats.
-        predictor.set_our_team(our_team)
+        try:
+            predictor.set_our_team(our_team)
+        except Exception as error:
+            problems.note("predictor.set_our_team", ours, error)
     truth = TrueTeam.from_sets(battle_log.true_teams.get(enemy))
-    problems = Problems()
     turns: list[dict] = []
     for line in battle_log.lines:
         parts = line.split("|")

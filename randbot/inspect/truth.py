@@ -14,9 +14,10 @@ class TrueTeam:
     def __init__(self, sets: list[dict[str, Any]]) -> None:
         self.by_species: dict[str, dict[str, Any]] = {}
         for entry in sets:
+            moves = entry.get("moves")
             build = {
                 "species": str(entry.get("species") or entry.get("name") or ""),
-                "moves": sorted(to_id(str(m)) for m in entry.get("moves") or []),
+                "moves": sorted(to_id(str(m)) for m in moves) if isinstance(moves, list) else [],
                 "item": str(entry.get("item") or ""),
                 "ability": str(entry.get("ability") or ""),
                 "tera_type": str(entry.get("teraType") or ""),
