@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import sys
 import time
@@ -109,6 +110,8 @@ def run_bench(
     figures: dict[str, Any] = {
         "requests": len(requests),
         "repeats": repeats,
+        "load_average_1m": round(os.getloadavg()[0], 2),
+        "cpus": os.cpu_count(),
         "start_to_ready_s": round(statistics.median(starts), 3),
         "warmup_s": round(statistics.median(warmups), 3),
     }
@@ -135,7 +138,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     print(
         f"workload: {figures['requests']} calcs from generated gen9randombattle teams, "
-        f"median of {figures['repeats']}"
+        f"median of {figures['repeats']}; load average {figures['load_average_1m']} "
+        f"on {figures['cpus']} CPUs"
     )
     print(
         f"node start-to-ready: {figures['start_to_ready_s']:.2f} s "

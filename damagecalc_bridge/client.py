@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 import logging
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -404,9 +405,17 @@ class DamageCalc:
             if pending:
                 self.misses += len(pending)
                 keys = list(pending)
+                started = time.perf_counter()
                 for key, result in zip(keys, self._compute(keys, ko, describe), strict=True):
                     for index in pending[key]:
                         out[index] = result
+                if log.isEnabledFor(logging.DEBUG):
+                    log.debug(
+                        '{"event": "calc_batch", "requests": %d, "computed": %d, "ms": %.2f}',
+                        len(batch),
+                        len(keys),
+                        1000 * (time.perf_counter() - started),
+                    )
             self._bound_tables()
             return out
 
