@@ -126,7 +126,7 @@ class EnemyBelief:
     # --- posterior ------------------------------------------------------------------------------
     def prior(self) -> list[tuple[Build, float]]:
         if self._prior is None:
-            self._prior = prior_for(self.setdb, self.species)
+            self._prior = prior_for(self.setdb, self.species_id)
         return self._prior
 
     def posterior(self) -> list[tuple[Build, float]]:

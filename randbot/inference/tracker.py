@@ -79,6 +79,7 @@ class BattleTracker:
         self._ko_watch: dict | None = None
         self._residual_hp: dict[str, float] = {}
         self._healed_this_turn: set[str] = set()
+        self._heal_blocked: set[str] = set()
         self._orb_seen: set[str] = set()
         self._speed = SpeedCheck(self)
         self.lines_seen = 0
@@ -247,6 +248,7 @@ class BattleTracker:
         except (IndexError, ValueError):
             self.turn += 1
         self._healed_this_turn.clear()
+        self._heal_blocked.clear()
         self._residual_hp.clear()
 
     # --- switching ------------------------------------------------------------------------------
@@ -521,6 +523,10 @@ class BattleTracker:
         active = self.active.get(ident.side) if ident else None
         if active is not None and len(fields) > 2:
             ended = to_id(effect_name(fields[2])[1])
+            if ended == "healblock":
+                self._heal_blocked.add(
+                    ident.name
+                )  # it ended in the residual, after blocking Leftovers
             active.volatiles = {v for v in active.volatiles if not v.startswith(ended)}
         lo = self._life_orb
         if (
@@ -995,6 +1001,7 @@ class BattleTracker:
             hp < 1.0
             and ident.name not in self._healed_this_turn
             and "healblock" not in active.volatiles
+            and ident.name not in self._heal_blocked
         ):
             inf.leftovers_heal_absent(belief, hp, active.stint, self.turn)
         safeguard = self.field.side_conditions[ident.side].get("safeguard")
