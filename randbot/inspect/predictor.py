@@ -1,6 +1,7 @@
 """The set predictor behind `randbot inspect`: randbot.inference's BattleTracker with the set
-database, or, when those are not installed, a revealed-only stand-in that states only what the
-log showed (so the inspector still works, and the fuzz test can run without the prior)."""
+database, or a revealed-only stand-in that states only what the log showed. The stand-in is
+`--predictor revealed` (fast: most fuzz runs use it), and what `auto` falls back to, with a note
+on stderr, if the tracker cannot be imported."""
 
 from __future__ import annotations
 
@@ -33,7 +34,7 @@ def make_predictor(
     if kind == "revealed":
         return REVEALED_ONLY, RevealedOnly(battle)
     try:
-        from randbot.inference import BattleTracker  # noqa: PLC0415 (optional until it lands)
+        from randbot.inference import BattleTracker  # noqa: PLC0415 (heavy; only when used)
     except ImportError as error:
         if kind == "tracker":
             raise InspectError(f"the set predictor is not available: {error}") from None
