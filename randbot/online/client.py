@@ -47,9 +47,9 @@ log = logging.getLogger("randbot.online.client")
 POKE_ENV_GLOBAL = frozenset({"updatechallenges", "pm"})
 
 
-def event(name: str, **fields: Any) -> None:
+def event(kind: str, /, **fields: Any) -> None:
     """One structured log line per connection event."""
-    log.info("%s", json.dumps({"event": name, **fields}, default=str))
+    log.info("%s", json.dumps({"event": kind, **fields}, default=str))
 
 
 @dataclass(frozen=True)
@@ -103,6 +103,7 @@ class ReconnectingClient(PSClient):
         self.logins = 0
         self.reconnects = 0
         self.lost_battles: list[str] = []
+        self.receive_errors = 0
         self._stopping = False
         self._retry_name_taken = False
         self._background: set[asyncio.Task] = set()
@@ -148,7 +149,11 @@ class ReconnectingClient(PSClient):
                     self.connected.set()
                     event("connected", url=self.websocket_url, connection=self.connections)
                     async for message in websocket:
-                        self._receive(str(message))
+                        try:
+                            self._receive(str(message))
+                        except Exception:  # noqa: BLE001 - one bad message must not drop the rest
+                            self.receive_errors += 1
+                            log.exception("could not handle a message: %.200s", message)
                         if self.logged_in.is_set():
                             attempt = 0
             except ws.exceptions.ConnectionClosed as error:
@@ -330,6 +335,17 @@ class ReconnectingClient(PSClient):
             await self.send_message(f"/avatar {self._avatar}")
 
     # -- sending -----------------------------------------------------------------------------
+    async def challenge(self, username: str, format_: str, packed_team: str | None) -> None:
+        # poke-env asserts we are logged in; across a reconnect we wait for it instead.
+        await self._wait_until_logged_in()
+        await self.set_team(packed_team)
+        await self.send_message(f"/challenge {username}, {format_}")
+
+    async def accept_challenge(self, username: str, packed_team: str | None) -> None:
+        await self._wait_until_logged_in()
+        await self.set_team(packed_team)
+        await self.send_message(f"/accept {username}")
+
     async def send_message(
         self, message: str, room: str = "", message_2: str | None = None
     ) -> None:
