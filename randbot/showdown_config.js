@@ -33,3 +33,10 @@ exports.handlers = {
 		if (timer.unref) timer.unref();
 	},
 };
+
+// Tests log in to registered names through a local stand-in login server
+// (randbot/online/fakelogin.py); its public key lets this server verify the assertions it signs.
+if (process.env.RANDBOT_SHOWDOWN_LOGIN_PUBLIC_KEY) {
+	exports.loginserverkeyalgo = 'RSA-SHA1';
+	exports.loginserverpublickey = process.env.RANDBOT_SHOWDOWN_LOGIN_PUBLIC_KEY;
+}
