@@ -291,14 +291,18 @@ function resolveSpecies(name) {
 }
 
 // The forme a species takes when it terastallizes (Ogerpon-Wellspring -> Ogerpon-Wellspring-Tera,
-// Ogerpon -> Ogerpon-Teal-Tera), with the ability that forme has, or null.
+// Ogerpon -> Ogerpon-Teal-Tera, Terapagos(-Terastal) -> Terapagos-Stellar), with the ability
+// that forme has, or null.
 function teraForme(name) {
   const candidates = [name + '-Tera'];
   const sd = dex();
   if (sd) {
     const species = sd.species.get(name);
-    if (species && species.exists && species.baseForme) {
-      candidates.push(`${name}-${species.baseForme}-Tera`);
+    if (species && species.exists) {
+      if (species.baseForme) candidates.push(`${name}-${species.baseForme}-Tera`);
+      const stellar = `${species.baseSpecies}-Stellar`;
+      const base = sd.species.get(species.baseSpecies);
+      if ((base.otherFormes || []).includes(stellar)) candidates.push(stellar);
     }
   }
   for (const candidate of candidates) {

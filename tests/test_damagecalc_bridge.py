@@ -69,7 +69,7 @@ def test_tera_type_counts_only_when_terastallized(calc: DamageCalc) -> None:
         calc.damage({**water, "terastallized": True}, TUSK, "Wave Crash")
 
 
-def test_ogerpon_takes_its_tera_forme(calc: DamageCalc) -> None:
+def test_ogerpon_and_terapagos_take_their_tera_forme(calc: DamageCalc) -> None:
     mon = calc.prepare(
         {"species": "Ogerpon-Wellspring", "ability": "Water Absorb", "teraType": "Water"}
     )
@@ -84,6 +84,20 @@ def test_ogerpon_takes_its_tera_forme(calc: DamageCalc) -> None:
     assert mon.spec["name"] == "Ogerpon-Wellspring"
     assert tera.spec["name"] == "Ogerpon-Wellspring-Tera"
     assert tera.spec["ability"] == "Embody Aspect (Wellspring)"
+    teal = calc.prepare({"species": "Ogerpon", "teraType": "Grass", "terastallized": True})
+    assert teal.spec["name"] == "Ogerpon-Teal-Tera"
+    for species in ("Terapagos", "Terapagos-Terastal"):
+        stellar = calc.prepare({"species": species, "teraType": "Stellar", "terastallized": True})
+        assert (stellar.spec["name"], stellar.spec["ability"]) == (
+            "Terapagos-Stellar",
+            "Teraform Zero",
+        )
+    assert (
+        calc.prepare({"species": "Great Tusk", "teraType": "Fire", "terastallized": True}).spec[
+            "name"
+        ]
+        == "Great Tusk"
+    )
 
 
 def test_protosynthesis_and_quark_drive_activate(calc: DamageCalc) -> None:
