@@ -46,19 +46,18 @@ def _pokemon(view: dict) -> list[str]:
         if view.get("level")
         else view["species"]
     )
-    state = _state(view)
-    lines = [f"  {name:<24} {state}"]
     revealed = view["revealed"]
     moves = ", ".join(move_name(m) for m in revealed["moves"]) or "-"
     tera = display(revealed["tera_type"])
     if revealed.get("terastallized"):
         tera += " (terastallized)"
-    lines.append(
-        f"    revealed  {moves} | item {display(revealed['item'])} | "
-        f"ability {display(revealed['ability'])} | tera {tera}"
-    )
-    if view.get("fainted"):
-        return lines
+    item = display(revealed["item"])
+    if revealed.get("original_item") and revealed["original_item"] != revealed["item"]:
+        item += f" (was {revealed['original_item']})"
+    facts = f"{moves} | item {item} | ability {display(revealed['ability'])} | tera {tera}"
+    if view.get("fainted"):  # one line: what it showed before it went down
+        return [f"  {name:<24} fainted   {facts}"]
+    lines = [f"  {name:<24} {_state(view)}", f"    revealed  {facts}"]
     lines.extend(_builds(view))
     unrevealed = [
         (move, p) for move, p in view["move_probabilities"].items() if move not in revealed["moves"]

@@ -234,6 +234,7 @@ def _pokemon_view(
         "revealed": {
             "moves": revealed_moves,
             "item": _item(getattr(belief, "item", None)),
+            "original_item": _text(getattr(belief, "original_item", None) or None),
             "ability": _text(getattr(belief, "ability", None)),
             "tera_type": _text(getattr(belief, "tera_type", None)),
             "terastallized": bool(getattr(belief, "terastallized", False)),
