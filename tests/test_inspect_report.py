@@ -70,6 +70,9 @@ def test_what_the_ladder_log_revealed(ladder: dict) -> None:
     assert ninetales["revealed"]["tera_type"] == "Grass"
     assert all(b["tera_type"] == "Grass" for b in ninetales["builds"])
     assert by_turn(ladder, 26)["Hypno"]["fainted"]
+    armarouge = by_turn(ladder, 14)["Armarouge"]["revealed"]  # Power Herb spent on turn 13
+    assert armarouge["item"] == "(none)" and armarouge["original_item"] == "Power Herb"
+    assert "item (none) (was Power Herb)" in render_text(ladder, turn=14)
     # Revealed moves are certain; before anything is revealed, some moves are not.
     assert hypno["move_probabilities"]["toxic"] == pytest.approx(1.0)
     first = by_turn(ladder, 1)["Hypno"]
