@@ -123,7 +123,8 @@ class Harvester:
                 stopped_by = "source exhausted"
         finally:
             self.source.close()
-            store.flush()
+            if store.dirty or teams or battles:  # a run that saw nothing leaves the data alone
+                store.flush()
             bar.close()
             for s, handler in previous.items():
                 signal.signal(s, handler)

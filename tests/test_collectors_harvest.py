@@ -51,25 +51,25 @@ def assert_consistent(directory: Path) -> dict:
 
 def test_same_seed_same_files(tmp_path: Path) -> None:
     for name in ("a", "b"):
-        result = harvest("--teams", "150", "--seed", "7", "--out", str(tmp_path / name))
+        result = harvest("--teams", "60", "--seed", "7", "--out", str(tmp_path / name))
         assert result.returncode == 0, result.stderr
     assert species_files(tmp_path / "a") == species_files(tmp_path / "b")
     manifest = assert_consistent(tmp_path / "a")
-    assert manifest["teams"] == 150 and manifest["source"] == "generator"
+    assert manifest["teams"] == 60 and manifest["source"] == "generator"
     assert manifest["pokemon_showdown_version"] == "0.11.11"
 
 
 def test_harvests_merge_and_a_reused_seed_is_refused(tmp_path: Path) -> None:
     out = tmp_path / FORMAT
-    assert harvest("--teams", "100", "--seed", "8", "--out", str(out)).returncode == 0
+    assert harvest("--teams", "50", "--seed", "8", "--out", str(out)).returncode == 0
     before = totals(out)
-    assert harvest("--teams", "100", "--seed", "9", "--out", str(out)).returncode == 0
+    assert harvest("--teams", "50", "--seed", "9", "--out", str(out)).returncode == 0
     after = totals(out)
     assert all(after[s] >= n for s, n in before.items())
     manifest = assert_consistent(out)
-    assert manifest["teams"] == 200 and len(manifest["seeds"]) == 2
+    assert manifest["teams"] == 100 and len(manifest["seeds"]) == 2
     snapshot = species_files(out)
-    again = harvest("--teams", "100", "--seed", "8", "--out", str(out))
+    again = harvest("--teams", "50", "--seed", "8", "--out", str(out))
     assert again.returncode != 0
     assert again.stderr.strip().count("\n") == 0 and "already harvested" in again.stderr
     assert species_files(out) == snapshot
