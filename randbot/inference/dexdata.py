@@ -109,3 +109,13 @@ def max_hp(species: str, level: int, ev: int = 84, iv: int = 31) -> int | None:
     if entry["baseStats"]["hp"] == 1:  # Shedinja
         return 1
     return stat_value(entry["baseStats"]["hp"], level, ev, iv, is_hp=True)
+
+
+def effectiveness(move_id: str, defender_types: tuple[str, ...]) -> float:
+    """Type effectiveness of a move against a type combination (abilities ignored)."""
+    chart = _data().type_chart
+    attack = move_type(move_id).upper()
+    result = 1.0
+    for defender in defender_types:
+        result *= chart.get(defender.upper(), {}).get(attack, 1.0)
+    return result

@@ -25,6 +25,7 @@ from randbot.inference.builds import Build
 from randbot.inference.dexdata import move_category, move_has_secondary
 
 CHOICE_ITEMS = ("choiceband", "choicespecs", "choicescarf")
+LOCK_FACTOR = 3.0  # a free player rarely repeats a resisted move into a new foe; a locked one must
 
 
 @cache
@@ -155,14 +156,14 @@ def two_moves_rule_out_choice(belief: EnemyBelief, moves: list[str], stint: int,
 
 
 def repeat_suggests_choice(
-    belief: EnemyBelief, move_id: str, times: int, stint: int, turn: int
+    belief: EnemyBelief, move_id: str, target: str, stint: int, turn: int
 ) -> None:
-    """Repeating one move is what a locked Pokémon must do: mildly favour choice items."""
+    """Repeating a move into a new foe that resists it is what a choice-locked Pokémon does."""
     belief.add_weight(
         Weight(
-            f"lock:{move_id}:{times}",
-            lambda b: 1.4 if b.item and to_id(b.item) in CHOICE_ITEMS else 1.0,
-            f"used {move_id} {times} times in a row in one stay",
+            f"lock:t{turn}:{move_id}",
+            lambda b: LOCK_FACTOR if b.item and to_id(b.item) in CHOICE_ITEMS else 1.0,
+            f"used {move_id} again into {target}, which resists it",
             stint,
             turn,
         )

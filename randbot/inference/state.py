@@ -34,6 +34,9 @@ class ActiveState:
     entered_turn: int
     boosts: dict[str, int] = field(default_factory=dict)
     moves_used: list[str] = field(default_factory=list)  # own moves chosen this stay, in order
+    targets: list[str | None] = field(
+        default_factory=list
+    )  # the foe's species at each of those moves
     transformed: bool = False
     volatiles: set[str] = field(default_factory=set)
     item_lost_this_stay: bool = False

@@ -15,7 +15,7 @@ from randbot.formats import to_id
 from randbot.inference import inferences as inf
 from randbot.inference.belief import EnemyBelief
 from randbot.inference.builds import load_setdb
-from randbot.inference.dexdata import move_category, move_is_multihit, species_types
+from randbot.inference.dexdata import effectiveness, move_category, move_is_multihit, species_types
 from randbot.inference.protocol import (
     Ident,
     Tags,
@@ -360,6 +360,7 @@ class BattleTracker:
         if move_id not in ("struggle", "recharge"):
             if to_id(tags.from_) != "lockedmove":
                 active.moves_used.append(move_id)
+                active.targets.append(self._our_active_species())
         belief = self._belief_of(ident)
         state = self._mon_of(ident)
         if belief is None or state is None or active.transformed:
@@ -389,10 +390,24 @@ class BattleTracker:
         distinct = list(dict.fromkeys(active.moves_used))
         if len(distinct) >= 2:
             inf.two_moves_rule_out_choice(belief, distinct[:2], active.stint, self.turn)
-        elif len(active.moves_used) >= 2:
-            times = len(active.moves_used)
-            if times <= 3:
-                inf.repeat_suggests_choice(belief, distinct[0], times, active.stint, self.turn)
+        elif len(active.moves_used) >= 2 and move_category(distinct[0]) != "Status":
+            # Repeating a move into a new target that resists it is what a locked Pokémon does.
+            ours = self.active.get(self.our_role) if self.our_role else None
+            target = self.mons.get((self.our_role, ours.key)) if ours and self.our_role else None
+            if target is None:
+                return
+            previous = active.targets[-2] if len(active.targets) >= 2 else None
+            types = (
+                (target.terastallized,) if target.terastallized else species_types(target.species)
+            )
+            if (
+                previous is not None
+                and previous != target.species
+                and effectiveness(distinct[0], types) <= 0.5
+            ):
+                inf.repeat_suggests_choice(
+                    belief, distinct[0], target.species, active.stint, self.turn
+                )
 
     def _on_cant(self, fields: list[str], tags: Tags) -> None:
         ident = parse_ident(fields[1]) if len(fields) > 1 else None
@@ -956,6 +971,13 @@ class BattleTracker:
             if state.status == status and not self._our_ability_is("unnerve", "asone"):
                 inf.status_kept_rules_out_lum(belief, status, stint, self.turn)
         self._status_watch = []
+
+    def _our_active_species(self) -> str | None:
+        if self.our_role is None:
+            return None
+        active = self.active.get(self.our_role)
+        state = self.mons.get((self.our_role, active.key)) if active else None
+        return state.species if state else None
 
     def _our_ability_is(self, *abilities: str) -> bool:
         if self.our_role is None:
