@@ -11,6 +11,7 @@ import json
 import logging
 import math
 import time
+from collections.abc import Callable
 from enum import Enum
 from typing import Any
 
@@ -77,13 +78,14 @@ def _replay(battle_log: BattleLog, enemy: str, top: int, predictor_kind: str) ->
         except Exception as error:
             problems.note("predictor.set_our_team", ours, error)
     truth = TrueTeam.from_sets(battle_log.true_teams.get(enemy))
+    as_player_saw = _perspective(ours)
     turns: list[dict] = []
     for line in battle_log.lines:
         parts = line.split("|")
         tag = parts[1] if len(parts) > 1 else ""
         if tag not in PRIVATE_TAGS or battle_log.request_role == ours:
             try:
-                predictor.feed(line)
+                predictor.feed(as_player_saw(line))
             except Exception as error:  # the tracker promises tolerance; keep going if not
                 problems.note("predictor.feed", line, error)
         if tag not in NOT_FOR_POKE_ENV:
@@ -129,6 +131,24 @@ def _replay(battle_log: BattleLog, enemy: str, top: int, predictor_kind: str) ->
     if problems.count:
         document["problems"] = problems.as_list()
     return document
+
+
+def _perspective(ours: str) -> Callable[[str], str]:
+    """A line as our side's player saw it: server logs (and recent replays) show the enemy's HP
+    exactly, but a player sees percentages, and predicting from more than they saw would flatter
+    the prediction. Uses the inference package's own conversion when it is there."""
+    try:
+        from randbot.inference.replay import perspective_lines  # noqa: PLC0415
+    except ImportError:
+        return lambda line: line
+
+    def convert(line: str) -> str:
+        try:
+            return next(iter(perspective_lines([line], ours)), line)
+        except Exception:  # an odd line goes to the predictor as it is
+            return line
+
+    return convert
 
 
 class Problems:
