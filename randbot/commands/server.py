@@ -19,8 +19,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     stop = threading.Event()
-    # SIGTERM and SIGHUP stop the server as cleanly as Ctrl-C does.
-    for sig in (signal.SIGTERM, signal.SIGHUP):
+    # Ctrl-C, SIGTERM and SIGHUP all stop it cleanly; SIGINT explicitly, because a shell that
+    # starts us in the background would otherwise leave it ignored.
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         signal.signal(sig, lambda *_: stop.set())
     with LocalShowdown(port=args.port, battle_log_dir=args.save_logs) as server:
         print(server.websocket_url, flush=True)
@@ -29,12 +30,9 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
             flush=True,
         )
-        try:
-            while not stop.wait(1.0):
-                if not server.is_running():
-                    print("randbot server: the server process exited", file=sys.stderr)
-                    return 1
-        except KeyboardInterrupt:
-            pass
+        while not stop.wait(1.0):
+            if not server.is_running():
+                print("randbot server: the server process exited", file=sys.stderr)
+                return 1
     print("stopped", file=sys.stderr)
     return 0
