@@ -202,3 +202,13 @@ def test_same_species_on_both_sides_keeps_the_enemy_hp() -> None:
     # Turn 8: Fire Blast leaves *our* Hypno at 97/273; theirs stays at 211/315 on the bench.
     assert by_turn(document, 9)["Hypno"]["hp"] == pytest.approx(211 / 315, abs=1e-3)
     assert not by_turn(document, 9)["Hypno"]["active"]
+
+
+def test_predictor_sees_enemy_hp_as_the_player_did() -> None:
+    from randbot.inspect.timeline import _perspective
+
+    as_p1_saw = _perspective("p1")
+    assert as_p1_saw("|-damage|p2a: Hypno|248/315") == "|-damage|p2a: Hypno|79/100"
+    assert as_p1_saw("|-damage|p1a: Registeel|211/262") == "|-damage|p1a: Registeel|211/262"
+    assert as_p1_saw("|-damage|p2a: Hypno|0 fnt") == "|-damage|p2a: Hypno|0 fnt"
+    assert as_p1_saw("garbage|") == "garbage|"
