@@ -8,10 +8,11 @@ from typing import Any
 class DamageResult:
     """The calc's answer for one (attacker, defender, move, field).
 
-    `damage` is the calc's raw damage: 16 rolls, a list of 16 rolls per hit for multi-hit moves,
-    or one number for fixed damage. `rolls` always has 16 values (per-hit rolls summed roll by
-    roll for multi-hit moves, so its min and max are the calc's range); all zeros when immune.
-    Results are shared through the cache: do not mutate them.
+    `damage` is the calc's raw damage as tuples: 16 rolls, 16 rolls per hit for multi-hit moves,
+    or one number for fixed damage (tuples: results are shared through the cache, and tuples of
+    ints cost the garbage collector nothing). `rolls` is a fresh list of 16 values (per-hit rolls
+    summed roll by roll for multi-hit moves, so its min and max are the calc's range); all zeros
+    when immune.
     """
 
     __slots__ = ("damage", "max_hp", "cur_hp", "ko_chance", "ko_hits", "description")
@@ -25,6 +26,10 @@ class DamageResult:
         ko_hits: int,
         description: str | None = None,
     ) -> None:
+        if type(damage) is list:
+            damage = (
+                tuple(map(tuple, damage)) if damage and type(damage[0]) is list else tuple(damage)
+            )
         self.damage = damage
         self.max_hp = max_hp
         self.cur_hp = cur_hp
@@ -39,16 +44,16 @@ class DamageResult:
         damage = self.damage
         if isinstance(damage, int | float):
             return [int(damage)] * 16
-        if damage and isinstance(damage[0], list):
+        if damage and isinstance(damage[0], tuple | list):
             return [sum(column) for column in zip(*damage, strict=True)]
-        return damage
+        return list(damage)
 
     @property
     def hit_rolls(self) -> list[list[int]] | None:
         """Rolls per hit for multi-hit moves (the calc's own per-hit arrays), else None."""
         damage = self.damage
-        if isinstance(damage, list) and damage and isinstance(damage[0], list):
-            return damage
+        if isinstance(damage, tuple | list) and damage and isinstance(damage[0], tuple | list):
+            return [list(hit) for hit in damage]
         return None
 
     @property
@@ -61,7 +66,7 @@ class DamageResult:
         damage = self.damage
         if isinstance(damage, int | float):
             return int(damage)
-        if damage and isinstance(damage[0], list):
+        if damage and isinstance(damage[0], tuple | list):
             return sum(hit[0] for hit in damage)
         return damage[0] if damage else 0
 
@@ -70,7 +75,7 @@ class DamageResult:
         damage = self.damage
         if isinstance(damage, int | float):
             return int(damage)
-        if damage and isinstance(damage[0], list):
+        if damage and isinstance(damage[0], tuple | list):
             return sum(hit[-1] for hit in damage)
         return damage[-1] if damage else 0
 
