@@ -28,6 +28,17 @@ CHOICE_ITEMS = ("choiceband", "choicespecs", "choicescarf")
 LOCK_FACTOR = 3.0  # a free player rarely repeats a resisted move into a new foe; a locked one must
 
 
+TEAMMATE_FACTOR = (
+    0.05  # soft: the generator keeps a culled move when a move pool is too small to cull
+)
+
+
+@cache
+def team_rules(format_id: str) -> list[dict]:
+    data = json.loads((Path(__file__).parent / "team_rules.json").read_text())
+    return data.get(format_id, [])
+
+
 @cache
 def entry_effects() -> dict:
     return json.loads((Path(__file__).parent / "entry_effects.json").read_text())
@@ -351,6 +362,22 @@ def damage_fits(
 ) -> None:
     """Damage dealt or taken must be one of the calc's rolls for the candidate build."""
     _add(belief, f"damage:t{turn}:{description[:40]}", MEASURED, fits, description, stint, turn)
+
+
+def teammate_has_group(
+    belief: EnemyBelief, rule: dict, teammate: str, what: str, turn: int
+) -> None:
+    """The team generator gives one member per team moves like Stealth Rock; a teammate has it already."""
+    removed = frozenset(rule["removes"])
+    belief.add_weight(
+        Weight(
+            f"team:{rule['flag']}",
+            lambda b: TEAMMATE_FACTOR if removed & set(b.moves) else 1.0,
+            f"teammate {teammate} has {what}, so the generator culled {', '.join(sorted(removed))}",
+            0,
+            turn,
+        )
+    )
 
 
 def is_status_move(move_id: str) -> bool:

@@ -80,6 +80,7 @@ class BattleTracker:
         self._residual_hp: dict[str, float] = {}
         self._healed_this_turn: set[str] = set()
         self._heal_blocked: set[str] = set()
+        self._team_flags: dict[str, tuple[str, str, str]] = {}  # flag -> (species id, name, what)
         self._orb_seen: set[str] = set()
         self._speed = SpeedCheck(self)
         self.lines_seen = 0
@@ -202,6 +203,7 @@ class BattleTracker:
             )
             belief.level = state.level
             self._beliefs[state.species_id] = belief
+            self._apply_team_flags(belief)
         return belief
 
     # --- battle set-up --------------------------------------------------------------------------
@@ -369,6 +371,7 @@ class BattleTracker:
         if move_id in ("struggle", "recharge"):
             return
         inf.reveal_move(belief, move_id, stint, turn)
+        self._team_evidence(state, move_id=move_id)
         if move_category(move_id) == "Status":
             inf.status_move_rules_out_assault_vest(belief, move_id, stint, turn)
         self._choice_check(belief, state, active)
@@ -383,6 +386,28 @@ class BattleTracker:
                 "stint": stint,
                 "target": target,
             }
+
+    def _team_evidence(self, state: MonState, move_id: str = "", ability: str = "") -> None:
+        """A member revealed a once-per-team move: the generator culled it from its teammates."""
+        for rule in inf.team_rules(self.format_id):
+            if rule["flag"] in self._team_flags:
+                continue
+            by_move = move_id and move_id in rule["set_by_moves"]
+            by_ability = ability and to_id(ability) in {to_id(a) for a in rule["set_by_abilities"]}
+            if not (by_move or by_ability):
+                continue
+            self._team_flags[rule["flag"]] = (state.species_id, state.species, move_id or ability)
+            for key, belief in self._beliefs.items():
+                if key != state.species_id:
+                    inf.teammate_has_group(
+                        belief, rule, state.species, move_id or ability, self.turn
+                    )
+
+    def _apply_team_flags(self, belief: EnemyBelief) -> None:
+        for rule in inf.team_rules(self.format_id):
+            setter = self._team_flags.get(rule["flag"])
+            if setter is not None and setter[0] != belief.species_id:
+                inf.teammate_has_group(belief, rule, setter[1], setter[2], self.turn)
 
     def _choice_check(self, belief: EnemyBelief, state: MonState, active: ActiveState) -> None:
         if state.item_changed or active.item_lost_this_stay:
@@ -578,6 +603,7 @@ class BattleTracker:
         state.ability = ability
         belief = self._belief_of(ident)
         if belief is not None:
+            self._team_evidence(state, ability=ability)
             inf.reveal_ability(belief, ability, how, self._stint_of(ident), self.turn)
 
     def _on_minor_item(self, fields: list[str], tags: Tags) -> None:
