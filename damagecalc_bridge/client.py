@@ -369,7 +369,13 @@ class DamageCalc:
             out: list[Any] = [None] * len(batch)
             pending: dict[tuple, list[int]] = {}
             memo: dict[int, int] = {}  # id(dict) -> handle; safe: `batch` keeps the dicts alive
+            # The loop below runs thousands of times per decision: locals and inlined fast
+            # cases (a dict already seen in this batch, a move name already seen, no field).
             mon_handle = self._mon_handle
+            move_handle = self._move_handle
+            field_handle = self._field_handle
+            move_by_name = self._move_by_name
+            cache_get = cache.get
             for index, request in enumerate(batch):
                 try:
                     if len(request) == 4:
@@ -384,14 +390,17 @@ class DamageCalc:
                         "request",
                         request,
                     ) from None
-                key = (
-                    mon_handle(attacker, "attacker", memo),
-                    mon_handle(defender, "defender", memo),
-                    self._move_handle(move),
-                    self._field_handle(field),
-                    flags,
-                )
-                result = cache.get(key)
+                a = memo.get(id(attacker))
+                if a is None:
+                    a = mon_handle(attacker, "attacker", memo)
+                d = memo.get(id(defender))
+                if d is None:
+                    d = mon_handle(defender, "defender", memo)
+                v = move_by_name.get(move) if type(move) is str else None
+                if v is None:
+                    v = move_handle(move)
+                key = (a, d, v, 0 if field is None else field_handle(field), flags)
+                result = cache_get(key)
                 if result is not None:
                     cache.move_to_end(key)
                     out[index] = result
