@@ -11,8 +11,10 @@ class MonState:
 
     species: str
     species_id: str
+    shown_species: str | None = None  # the forme on the field now (Palafin-Hero, Zamazenta-Crowned)
     level: int = 100
     hp: float = 1.0  # fraction of max HP
+    hp_points: float | None = None  # exact HP when shown exactly (our own side)
     status: str = ""
     item: str | None = None  # held now; None unknown, "" none
     item_changed: bool = False  # its held item is no longer the one it brought (Trick, Thief…)

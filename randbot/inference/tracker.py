@@ -15,6 +15,7 @@ from randbot.formats import to_id
 from randbot.inference import inferences as inf
 from randbot.inference.belief import EnemyBelief
 from randbot.inference.builds import load_setdb
+from randbot.inference.damage import UNMODELLED_VOLATILES, DamageObservation, make_test, usable_move
 from randbot.inference.dexdata import effectiveness, move_category, move_is_multihit, species_types
 from randbot.inference.protocol import (
     Ident,
@@ -81,6 +82,8 @@ class BattleTracker:
         self._healed_this_turn: set[str] = set()
         self._heal_blocked: set[str] = set()
         self._team_flags: dict[str, tuple[str, str, str]] = {}  # flag -> (species id, name, what)
+        self._hit: dict | None = None  # a damaging move in progress (damage-roll check)
+        self._our_sets: dict[str, dict] = {}  # our true sets (replays), by nickname
         self._orb_seen: set[str] = set()
         self._speed = SpeedCheck(self)
         self.lines_seen = 0
@@ -137,6 +140,7 @@ class BattleTracker:
                 for s in ("atk", "def", "spa", "spd", "spe")
             }
             state = self._mon(role, nickname, species, level)
+            self._our_sets[nickname] = {k: mon[k] for k in ("evs", "ivs", "teraType") if mon.get(k)}
             state.stats = stats
             state.item = mon.get("item") or ""
             state.ability = mon.get("ability") or None
@@ -261,7 +265,7 @@ class BattleTracker:
         details = parse_details(fields[2])
         self._leave(ident.side)
         state = self._mon(ident.side, ident.name, details.species, details.level)
-        state.species_id = state.species_id or species_key(details.species)
+        state.shown_species = details.species
         if len(fields) > 3:
             self._set_health(state, fields[3])
         self._stints += 1
@@ -341,6 +345,7 @@ class BattleTracker:
         state = self._mon_of(ident)
         if state is not None and len(fields) > 2:
             details = parse_details(fields[2])
+            state.shown_species = details.species
             if details.tera:
                 state.terastallized = details.tera
 
@@ -357,6 +362,9 @@ class BattleTracker:
             self._ability_seen(ident, tags.from_name, f"used {move_id} through {tags.from_name}")
         if self._is_ours(ident) and not called:
             self._watch_ko(move_id)
+        self._close_hit()
+        if not called and active is not None and self.calc is not None and usable_move(move_id):
+            self._open_hit(ident, move_id)
         if called or active is None:
             return
         if move_id not in ("struggle", "recharge"):
@@ -409,6 +417,116 @@ class BattleTracker:
             if setter is not None and setter[0] != belief.species_id:
                 inf.teammate_has_group(belief, rule, setter[1], setter[2], self.turn)
 
+    # --- damage rolls -------------------------------------------------------------------------
+    def _open_hit(self, ident: Ident, move_id: str) -> None:
+        """A damaging move starts: note both sides as the calc will need them."""
+        self._hit = None
+        if self.our_role is None:
+            return
+        enemy_side = self.enemy_role
+        ours_active, theirs_active = self.active.get(self.our_role), self.active.get(enemy_side)
+        if ours_active is None or theirs_active is None:
+            return
+        ours = self.mons.get((self.our_role, ours_active.key))
+        theirs = self.mons.get((enemy_side, theirs_active.key))
+        if ours is None or theirs is None or ours.hp_points is None:
+            return
+        volatiles = ours_active.volatiles | theirs_active.volatiles
+        if any(v.startswith(UNMODELLED_VOLATILES) for v in volatiles) or theirs_active.transformed:
+            return
+        enemy_attacks = ident.side == enemy_side
+        if enemy_attacks and theirs.hp <= 0.34:
+            return  # pinch abilities (Blaze, Torrent…) depend on HP we only know roughly
+        our_set = dict(self._our_sets.get(ours_active.key, {}))
+        our_set.update({"species": ours.species, "level": ours.level})
+        if ours.item is not None:
+            our_set["item"] = ours.item
+        if ours.ability:
+            our_set["ability"] = ours.ability
+        if ours_active.boosts:
+            our_set["boosts"] = {
+                k: v
+                for k, v in ours_active.boosts.items()
+                if k in ("atk", "def", "spa", "spd", "spe")
+            }
+        our_set["status"] = ours.status or ""
+        our_set["curHP"] = int(ours.hp_points)
+        if ours.terastallized:
+            our_set["teraType"] = ours.terastallized
+            our_set["terastallized"] = True
+        else:
+            our_set.pop("teraType", None)
+        defender_side = self.our_role if enemy_attacks else enemy_side
+        screens = {
+            c: True
+            for c in ("reflect", "lightscreen", "auroraveil")
+            if self.field.side_conditions[defender_side].get(c)
+        }
+        field: dict[str, Any] = {}
+        if self.field.weather:
+            field["weather"] = self.field.weather
+        if self.field.terrain:
+            field["terrain"] = self.field.terrain
+        if screens:
+            field["defenderSide"] = screens
+        self._hit = {
+            "move": move_id,
+            "enemy_attacks": enemy_attacks,
+            "ours": our_set,
+            "enemy_state": {
+                "boosts": {
+                    k: v
+                    for k, v in theirs_active.boosts.items()
+                    if k in ("atk", "def", "spa", "spd", "spe")
+                },
+                "status": theirs.status,
+                "tera": theirs.terastallized,
+                "full": theirs.hp >= 1.0,
+                "species": theirs.shown_species or theirs.species,
+            },
+            "field": field,
+            "before": ours.hp_points if enemy_attacks else theirs.hp * 100,
+            "target_side": self.our_role if enemy_attacks else enemy_side,
+            "enemy": Ident(enemy_side, "a", theirs_active.key),
+            "stint": theirs_active.stint,
+            "lines": 0,
+            "after": None,
+            "fainted": False,
+            "spoiled": False,
+        }
+
+    def _spoil_hit(self) -> None:
+        if self._hit is not None:
+            self._hit["spoiled"] = True
+
+    def _close_hit(self) -> None:
+        hit, self._hit = self._hit, None
+        if hit is None or hit["spoiled"] or hit["lines"] != 1 or hit["after"] is None:
+            return
+        belief = self._belief_of(hit["enemy"])
+        if belief is None or self.calc is None:
+            return
+        lost = hit["before"] - hit["after"]
+        if lost <= 0:
+            return
+        observation = DamageObservation(
+            hit["move"],
+            hit["enemy_attacks"],
+            hit["ours"],
+            hit["enemy_state"],
+            hit["field"],
+            lost,
+            hit["fainted"],
+        )
+        prior = [b for b, _ in belief.prior()]
+        inf.damage_fits(
+            belief,
+            make_test(observation, self.calc, prior),
+            observation.describe(),
+            hit["stint"],
+            self.turn,
+        )
+
     def _choice_check(self, belief: EnemyBelief, state: MonState, active: ActiveState) -> None:
         if state.item_changed or active.item_lost_this_stay:
             return
@@ -444,6 +562,9 @@ class BattleTracker:
         if health is None:
             return
         state.hp = health.fraction
+        state.hp_points = health.hp if health.max_hp != 100 or health.status == "fnt" else None
+        if health.max_hp and health.max_hp != 100:
+            state.max_hp = int(health.max_hp)
         if health.status == "fnt":
             state.fainted = True
         elif health.status:
@@ -468,6 +589,11 @@ class BattleTracker:
             watch = self._ko_watch
             if not tags.from_ and watch is not None and watch["ident"].name == ident.name:
                 watch["hits"] += 1
+        hit = self._hit
+        if hit is not None and not tags.from_ and ident.side == hit["target_side"]:
+            hit["lines"] += 1
+            hit["after"] = state.hp_points if not hit["enemy_attacks"] else state.hp * 100
+            hit["fainted"] = state.fainted or state.hp <= 0
         lo = self._life_orb
         if lo is not None:
             if not tags.from_ and ident == lo["target"]:
@@ -518,10 +644,14 @@ class BattleTracker:
         if ident is not None:
             self._status_watch = [w for w in self._status_watch if w[0] != ident.name]
 
+    def _on_minor_crit(self, fields: list[str], tags: Tags) -> None:
+        self._spoil_hit()
+
     def _on_minor_activate(self, fields: list[str], tags: Tags) -> None:
         ident = parse_ident(fields[1]) if len(fields) > 1 else None
         if len(fields) < 3:
             return
+        self._spoil_hit()  # Sturdy, Focus Band, Disguise, Substitute… anything here bends the damage
         kind, name = effect_name(fields[2])
         lo = self._life_orb
         if (
@@ -645,6 +775,8 @@ class BattleTracker:
         state = self._mon_of(ident)
         if state is None:
             return
+        if self._hit is not None and ident.side == self._hit["target_side"]:
+            self._spoil_hit()  # Focus Sash, a resist berry…
         lo = self._life_orb
         if lo is not None and to_id(item) == "redcard":
             lo["cancel"] = True
@@ -951,6 +1083,8 @@ class BattleTracker:
                 alive = False
             if belief is not None and lo["hit"] and not lo["cancel"] and alive:
                 inf.life_orb_recoil(belief, lo["move"], lo["recoil"], lo["stint"], self.turn)
+        if command in ("upkeep", "turn", "switch", "drag", "cant"):
+            self._close_hit()
         if command in ("move", "upkeep", "turn", "switch", "drag", "cant"):
             self._close_trick()
             self._check_status_watch()
