@@ -19,8 +19,9 @@ from pathlib import Path
 
 import pytest
 from poke_env.concurrency import POKE_LOOP
+from poke_env.ps_client.server_configuration import ServerConfiguration
 
-from randbot.localserver import LocalShowdown
+from randbot.localserver import LocalShowdown, free_port
 from randbot.online.client import ReconnectPolicy
 from randbot.online.credentials import Credentials
 from randbot.online.errors import ConnectionLostError
@@ -175,27 +176,31 @@ def test_dropped_websocket_reconnects_and_resumes_battles(server: LocalShowdown)
     assert all(resumed[tag].reconnects == 1 for tag in dropped[0] if tag in resumed)
 
 
-def test_unrecoverable_drop_names_the_lost_battles(tmp_path: Path) -> None:
-    with LocalShowdown() as local:
-        future, theirs = laddering_opponent(local, "gonetheirs", 1)
-        target = resolve_server(local.websocket_url)
-        policy = ReconnectPolicy(max_attempts=2, base_delay=0.2, max_delay=0.5, send_wait=5)
-        ours, client = online_player(
-            "random",
-            OnlineSettings(target, Credentials("goneours"), mode="ladder", policy=policy),
-            battle_format="gen9randombattle",
-            log_level=logging.CRITICAL,
-        )
-        wait_for_login(client)
-        asyncio.run_coroutine_threadsafe(ladder(ours, client, 1, 1, ModeProgress()), POKE_LOOP)
-        while not client.watcher.in_progress():
-            time.sleep(0.02)
-        in_progress = client.watcher.in_progress()
-        local.stop()  # the server goes away with the battle
-        deadline = time.monotonic() + 30
-        while client.failure is None and time.monotonic() < deadline:
-            time.sleep(0.1)
+def test_unrecoverable_drop_names_the_lost_battles(server: LocalShowdown) -> None:
+    future, theirs = laddering_opponent(server, "gonetheirs", 1)
+    target = resolve_server(server.websocket_url)
+    policy = ReconnectPolicy(max_attempts=2, base_delay=0.2, max_delay=0.5, send_wait=5)
+    ours, client = online_player(
+        "random",
+        OnlineSettings(target, Credentials("goneours"), mode="ladder", policy=policy),
+        battle_format="gen9randombattle",
+        log_level=logging.CRITICAL,
+    )
+    wait_for_login(client)
+    asyncio.run_coroutine_threadsafe(ladder(ours, client, 1, 1, ModeProgress()), POKE_LOOP)
+    while not client.watcher.in_progress():
+        time.sleep(0.02)
+    in_progress = client.watcher.in_progress()
+    # From now on the server is out of reach (as if the network went away), then the drop.
+    client._server_configuration = ServerConfiguration(
+        f"ws://127.0.0.1:{free_port()}/showdown/websocket", target.auth_url
+    )
+    asyncio.run_coroutine_threadsafe(client.drop_connection(), POKE_LOOP).result(5)
+    deadline = time.monotonic() + 30
+    while client.failure is None and time.monotonic() < deadline:
+        time.sleep(0.1)
     stop(theirs)
+    future.cancel()
     assert isinstance(client.failure, ConnectionLostError)
     message = str(client.failure)
     assert "could not reconnect after 2 attempts" in message
@@ -256,8 +261,6 @@ def test_official_server_needs_a_password() -> None:
 
 
 def test_unreachable_server_url() -> None:
-    from randbot.localserver import free_port
-
     url = f"ws://127.0.0.1:{free_port()}/showdown/websocket"
     result = randbot_cli("play", "--server", url, "--ladder", "1")
     assert result.returncode == 4

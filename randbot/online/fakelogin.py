@@ -53,7 +53,7 @@ class FakeLoginServer:
 
     def start(self) -> None:
         subprocess.run(
-            ["openssl", "genrsa", "-out", str(self._key), "2048"], check=True, capture_output=True
+            ["openssl", "genrsa", "-out", str(self._key), "1024"], check=True, capture_output=True
         )
         self.public_key_pem = subprocess.run(
             ["openssl", "rsa", "-in", str(self._key), "-pubout"],
