@@ -1,0 +1,179 @@
+"""Each inference, on protocol lines recorded from Showdown's own battle engine (tests/fixtures/inference).
+
+The scenarios are scripted battles (record.js); we replay them as p1 and check what the tracker
+concluded about p2's Pokémon, against the shipped set database as the prior.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from randbot.formats import to_id
+from randbot.inference import BattleTracker
+from randbot.inference.replay import replay
+
+FIXTURES = Path(__file__).parent / "fixtures" / "inference"
+
+
+@cache
+def _setdb():
+    from setdb import SetDB
+
+    return SetDB.load("gen9randombattle")
+
+
+@cache
+def _scenarios() -> dict:
+    return json.loads((FIXTURES / "scenarios.json").read_text())
+
+
+def _replay(name: str) -> BattleTracker:
+    return replay(_scenarios()[name], "p1", setdb=_setdb())
+
+
+def _items(belief) -> dict[str, float]:
+    return {to_id(k): v for k, v in belief.item_probabilities().items()}
+
+
+def _rule_names(belief) -> set[str]:
+    return {rule.name for rule in belief.rules}
+
+
+def test_no_life_orb_recoil_no_heal_two_moves_silent_entry_leave_assault_vest():
+    tusk = _replay("items").belief("Great Tusk")
+    names = _rule_names(tusk)
+    assert {"not:lifeorb", "not:choice", "not:leftovers", "not:boosterenergy"} <= names
+    assert _items(tusk) == {"assaultvest": pytest.approx(1.0)}
+    assert {"icespinner", "closecombat"} <= tusk.revealed_moves
+    assert all({"icespinner", "closecombat"} <= set(b.moves) for b, _ in tusk.posterior())
+
+
+def test_life_orb_recoil_reveals_the_item_and_hazard_damage_rules_out_boots():
+    gengar = _replay("items").belief("Gengar")
+    assert gengar.original_item == "Life Orb"
+    assert "not:heavydutyboots" in _rule_names(gengar)
+    assert _items(gengar) == {"lifeorb": pytest.approx(1.0)}
+
+
+def test_no_stealth_rock_damage_means_boots_and_silent_entry_rules_out_intimidate():
+    gyarados = _replay("items").belief("Gyarados")
+    assert "boots:stealthrock" in _rule_names(gyarados)
+    assert gyarados.ability_probabilities() == {"Moxie": pytest.approx(1.0)}
+    assert _items(gyarados) == {"heavydutyboots": pytest.approx(1.0)}
+
+
+def test_stealth_rock_damage_leaves_choice_band_weavile():
+    weavile = _replay("items").belief("Weavile")
+    prior_items = {to_id(b.item) for b, _ in weavile.prior()}
+    assert {"heavydutyboots", "choiceband"} <= prior_items
+    assert _items(weavile) == {"choiceband": pytest.approx(1.0)}
+
+
+def test_trick_reveals_the_original_item_and_turn_order_needs_the_scarf():
+    rotom = _replay("speed_trick").belief("Rotom-Wash")
+    assert rotom.original_item == "Choice Scarf"
+    assert rotom.item == "Heavy-Duty Boots"
+    assert any(name.startswith("speed:") for name in _rule_names(rotom))
+    assert rotom.speed_range is not None and rotom.speed_range[0] > 200
+    assert _items(rotom) == {"choicescarf": pytest.approx(1.0)}
+
+
+def test_speed_rule_alone_keeps_only_builds_fast_enough():
+    """Drop the Trick reveal: turn order by itself must still point at the scarf."""
+    data = dict(_scenarios()["speed_trick"])
+    lines = [line for line in data["log"] if "move: Trick" not in line]  # the swap itself
+    data["log"] = [line.replace("|Trick|", "|Hydro Pump|") for line in lines]
+    rotom = replay(data, "p1", setdb=_setdb()).belief("Rotom-Wash")
+    assert rotom.original_item is None
+    assert _items(rotom) == {"choicescarf": pytest.approx(1.0)}
+
+
+def test_frisk_knock_off_and_tera_are_direct_reveals():
+    tracker = _replay("frisk_knock_tera")
+    tyranitar = tracker.belief("Tyranitar")
+    assert tyranitar.original_item == "Leftovers"
+    assert tyranitar.item == ""  # knocked off
+    assert tyranitar.tera_type == "Ghost" and tyranitar.terastallized
+    assert tyranitar.ability == "Sand Stream"
+    assert "not:assaultvest" in _rule_names(tyranitar)  # Stealth Rock is a status move
+    assert tyranitar.level == 78
+
+
+def test_illusion_evidence_moves_to_zoroark():
+    tracker = _replay("illusion")
+    zoroark = tracker.belief("Zoroark")
+    gengar = tracker.belief("Gengar")
+    assert {"sludgebomb", "darkpulse"} <= zoroark.revealed_moves
+    assert zoroark.original_item == "Life Orb"
+    assert "sludgebomb" not in gengar.revealed_moves
+    assert gengar.original_item is None
+    assert not any(rule.name == "item:lifeorb" for rule in gengar.rules)
+
+
+def test_impossible_evidence_is_relaxed_and_logged_never_empty(caplog):
+    caplog.set_level(logging.INFO, logger="randbot.inference")
+    tusk = _replay("relax").belief("Great Tusk")
+    posterior = tusk.posterior()
+    assert posterior and sum(p for _, p in posterior) == pytest.approx(1.0)
+    assert "move:splash" in tusk.relaxed_rules
+    assert any('"inference": "relaxed"' in r.getMessage() for r in caplog.records)
+    assert _items(tusk) == {"leftovers": pytest.approx(1.0)}  # the Leftovers heal still counts
+
+
+def test_every_inference_logs_one_structured_line(caplog):
+    caplog.set_level(logging.INFO, logger="randbot.inference")
+    _replay("items")
+    payloads = [
+        json.loads(r.getMessage()) for r in caplog.records if r.getMessage().startswith("{")
+    ]
+    names = {p["inference"] for p in payloads}
+    assert {"not:lifeorb", "item:lifeorb", "boots:stealthrock", "not:heavydutyboots"} <= names
+    assert all(
+        {"species", "turn", "because"} <= set(p) for p in payloads if p["inference"] != "relaxed"
+    )
+
+
+def test_unseen_species_belief_is_the_prior():
+    tracker = BattleTracker(our_role="p1", setdb=_setdb())
+    belief = tracker.belief("Great Tusk")
+    prior = _setdb().prior("Great Tusk")
+    assert [b for b, _ in belief.posterior()] == [
+        b for b, _ in sorted(prior, key=lambda bp: -bp[1])
+    ]
+    assert "greattusk" not in tracker.beliefs()
+
+
+def test_tracker_without_setdb_still_answers():
+    tracker = BattleTracker(our_role="p1", setdb=None)
+    tracker.feed_many(
+        [
+            "|switch|p2a: Great Tusk|Great Tusk, L77|100/100",
+            "|move|p2a: Great Tusk|Rapid Spin|p1a: X",
+        ]
+    )
+    ((build, p),) = tracker.belief("Great Tusk").posterior()
+    assert p == 1.0 and build.moves == ("rapidspin",)
+
+
+def test_garbage_lines_never_raise():
+    tracker = BattleTracker(our_role="p1", setdb=None)
+    for line in [
+        "",
+        "|",
+        "||||",
+        "|move|",
+        "|switch|p2a",
+        "|-damage|p2a: X|abc",
+        "|request|{bad json",
+        "hello",
+        "|-item|p2a: Nobody|Leftovers",
+        "|replace|p2a: Zoroark|Zoroark, L83",
+        "|turn|x",
+    ]:
+        tracker.feed(line)
+    assert tracker.beliefs() == {}
