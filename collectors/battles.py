@@ -134,6 +134,7 @@ class BattleSource:
                         f"no battle in {FIRST_BATTLE_TIMEOUT:.0f}s: the server refuses "
                         f"{self.format_id} battles between guests (or is too busy)"
                     ) from None
+                yield Batch(0, 0, [])  # nothing yet: lets the harvester check its stop rules
                 continue
             sets: list[list] = []
             species: dict[str, dict] = {}

@@ -62,6 +62,7 @@ class GeneratorSource:
             stderr=subprocess.PIPE,
             env=node_env(),
             bufsize=1 << 20,
+            start_new_session=True,  # Ctrl-C is ours to handle: we flush, then stop Node
         )
         first = self.process.stdout.readline()
         try:

@@ -73,6 +73,7 @@ class Harvester:
         teams = battles = pokemon = new_builds = 0
         interval_new = last_interval_new = 0
         next_flush = started + self.interval
+        next_postfix = started
         stopped_by = "source exhausted"
         total = self.stop.teams if self.source.unit == "team" else self.stop.battles
         bar = tqdm(
@@ -110,9 +111,11 @@ class Harvester:
                     store.flush()
                     last_interval_new, interval_new = interval_new, 0
                     next_flush = now + self.interval
+                if now >= next_postfix:
+                    next_postfix = now + 1.0
                     bar.set_postfix(
                         builds=store.builds,
-                        new=last_interval_new,
+                        new_last_interval=last_interval_new,
                         unseen=f"{store.unseen_mass():.4%}",
                         refresh=False,
                     )
