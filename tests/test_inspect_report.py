@@ -212,3 +212,13 @@ def test_predictor_sees_enemy_hp_as_the_player_did() -> None:
     assert as_p1_saw("|-damage|p1a: Registeel|211/262") == "|-damage|p1a: Registeel|211/262"
     assert as_p1_saw("|-damage|p2a: Hypno|0 fnt") == "|-damage|p2a: Hypno|0 fnt"
     assert as_p1_saw("garbage|") == "garbage|"
+
+
+def test_crossed_speed_bounds_must_be_flagged(ladder: dict) -> None:
+    document = json.loads(json.dumps(ladder))
+    view = document["turns"][0]["pokemon"][0]
+    view["speed_range"], view["speed_conflict"] = [234.0, 228.0], False
+    assert any("speed_range" in p for p in problems(document))
+    view["speed_conflict"] = True
+    assert problems(document) == []
+    assert "conflicting evidence: >= 234 and <= 228" in render_text(document, turn=1)

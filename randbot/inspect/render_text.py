@@ -183,6 +183,8 @@ def speed_text(speed: list[float | None]) -> str:
     low, high = speed
     if low is None and high is None:
         return "?"
+    if low is not None and high is not None and low > high:
+        return f"conflicting evidence: >= {low:.0f} and <= {high:.0f}"
     if high is None:
         return f">= {low:.0f}"
     if low is None:

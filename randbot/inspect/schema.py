@@ -80,7 +80,7 @@ def _pokemon(view: Any) -> list[str]:
     if hp is not None and not _probability(hp):
         found.append(f"{name}: hp {hp!r}")
     speed = view.get("speed_range")
-    if speed is not None and not _speed_range(speed):
+    if speed is not None and not _speed_range(speed, bool(view.get("speed_conflict"))):
         found.append(f"{name}: speed_range {speed!r}")
     return found
 
@@ -97,10 +97,11 @@ def _probability(value: Any) -> bool:
     return isinstance(value, (int, float)) and -EPSILON <= value <= 1 + EPSILON
 
 
-def _speed_range(speed: Any) -> bool:
+def _speed_range(speed: Any, conflict: bool) -> bool:
+    """[low, high], either end open (null); crossed only when flagged as conflicting."""
     if not isinstance(speed, list) or len(speed) != 2:
         return False
     low, high = speed
     if not all(b is None or isinstance(b, (int, float)) for b in speed):
         return False
-    return low is None or high is None or low <= high
+    return low is None or high is None or (low > high) == conflict

@@ -267,6 +267,9 @@ def _pokemon_view(
         },
         "speed_range": _speed(getattr(belief, "speed_range", None)),
     }
+    low, high = view["speed_range"] or (None, None)
+    # The predictor's bounds can cross when its evidence conflicts; say so rather than hide it.
+    view["speed_conflict"] = low is not None and high is not None and low > high
     if truth is not None:
         prior = _prior(belief, problems, turn, key)
         scored = truth.score(view["species"], posterior, move_probabilities, prior)
