@@ -141,6 +141,79 @@ def test_two_processes_ladder_with_ratings(server: LocalShowdown, tmp_path: Path
         assert after["rating_before"] == before["rating_after"]
 
 
+def wait_until_online(url: str, userid: str, timeout: float = 60) -> None:
+    """Ask the server about `userid` until it is connected (its `rooms` is not false)."""
+    from websockets.sync.client import connect
+
+    deadline = time.monotonic() + timeout
+    with connect(url) as ws:
+        while time.monotonic() < deadline:
+            ws.send(f"|/cmd userdetails {userid}")
+            reply_deadline = time.monotonic() + 2
+            while time.monotonic() < reply_deadline:
+                for line in str(ws.recv(timeout=2)).split("\n"):
+                    if line.startswith("|queryresponse|userdetails|"):
+                        if json.loads(line.split("|", 3)[3]).get("rooms") is not False:
+                            return
+                        reply_deadline = 0
+                        break
+            time.sleep(0.3)
+    raise AssertionError(f"{userid} never came online")
+
+
+def test_challenge_and_accept_between_two_processes(server: LocalShowdown, tmp_path: Path) -> None:
+    url = server.websocket_url
+    common = ("--player", "random", "--battles", "2", "--no-progress", "--json")
+    accepter = start_cli(
+        "play",
+        "--server",
+        url,
+        "--username",
+        "accepter",
+        "--accept-challenges",
+        "--from",
+        "challenger",
+        "--results-log",
+        str(tmp_path / "acc.jsonl"),
+        *common,
+    )
+    wait_until_online(url, "accepter")
+    challenger = start_cli(
+        "play",
+        "--server",
+        url,
+        "--username",
+        "challenger",
+        "--challenge",
+        "accepter",
+        "--results-log",
+        str(tmp_path / "chal.jsonl"),
+        *common,
+    )
+    for proc in (challenger, accepter):
+        out, err = proc.communicate(timeout=150)
+        assert proc.returncode == 0, err
+        assert json.loads(out)["battles"] == 2
+    records = [json.loads(x) for x in (tmp_path / "chal.jsonl").read_text().splitlines()]
+    assert [r["opponent"] for r in records] == ["accepter", "accepter"]
+    assert not any(r["rated"] for r in records)
+
+
+def test_challenging_a_missing_user_is_refused(server: LocalShowdown) -> None:
+    result = randbot_cli(
+        "play",
+        "--server",
+        server.websocket_url,
+        "--player",
+        "random",
+        "--challenge",
+        "nosuchuser",
+        "--no-progress",
+    )
+    assert result.returncode == 6
+    assert "The user 'nosuchuser' was not found" in _one_line(result)
+
+
 # -- reconnecting ----------------------------------------------------------------------------
 def test_dropped_websocket_reconnects_and_resumes_battles(server: LocalShowdown) -> None:
     future, theirs = laddering_opponent(server, "dropopp", 4)
