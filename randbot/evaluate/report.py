@@ -15,6 +15,7 @@ def json_document(summary: Summary, config: dict[str, Any], run: dict[str, Any])
         "decision_ms": summary.decision_summary(),
         "ratings": summary.ratings(seed=config["seed"]),
         "mean_turns": summary.mean_turns(),
+        "mean_turns_by_player": summary.mean_turns_by_player(),
         "battles": summary.total_battles,
         "battles_per_pair": config["battles"],
         "players": config["players"],
@@ -63,13 +64,15 @@ def markdown(document: dict[str, Any]) -> str:
             lines.append(
                 f"| {r['player']} | {r['elo']:.0f} | {r['ci95'][0]:.0f}-{r['ci95'][1]:.0f} |"
             )
+    turns = document.get("mean_turns_by_player", {})
     lines += [
         "",
-        "## Decision time per player (ms)",
+        "## Decision time per player (ms) and mean battle length",
         "",
-        "| player | p50 | p95 | max |",
-        "|---|---|---|---|",
+        "| player | p50 | p95 | max | mean turns |",
+        "|---|---|---|---|---|",
     ]
     for player, t in document["decision_ms"].items():
-        lines.append(f"| {player} | {t['p50']} | {t['p95']} | {t['max']} |")
+        row = f"| {player} | {t['p50']} | {t['p95']} | {t['max']} | {turns.get(player, '-')} |"
+        lines.append(row)
     return "\n".join(lines) + "\n"

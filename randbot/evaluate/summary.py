@@ -81,6 +81,12 @@ class Summary:
             p: timing_summary(self.decision_ms[p]) for p in self.players if p in self.decision_ms
         }
 
+    def mean_turns_by_player(self) -> dict[str, float]:
+        by_player: dict[str, list[int]] = defaultdict(list)
+        for (row, _), tally in self.tallies.items():
+            by_player[row].extend(tally.turns)
+        return {p: round(sum(t) / len(t), 2) for p in self.players if (t := by_player.get(p))}
+
     def mean_turns(self) -> float:
         turns = [t for (a, b), tally in self.tallies.items() if a < b for t in tally.turns]
         return round(sum(turns) / len(turns), 2) if turns else 0.0
