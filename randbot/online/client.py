@@ -47,9 +47,14 @@ log = logging.getLogger("randbot.online.client")
 POKE_ENV_GLOBAL = frozenset({"updatechallenges", "pm"})
 
 
+# Events a user should see without -v: the connection went away, or a battle was lost.
+NOTABLE = frozenset({"disconnected", "battle_lost", "name_taken_on_reconnect"})
+
+
 def event(kind: str, /, **fields: Any) -> None:
     """One structured log line per connection event."""
-    log.info("%s", json.dumps({"event": kind, **fields}, default=str))
+    level = logging.WARNING if kind in NOTABLE else logging.INFO
+    log.log(level, "%s", json.dumps({"event": kind, **fields}, default=str))
 
 
 @dataclass(frozen=True)

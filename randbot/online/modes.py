@@ -279,6 +279,7 @@ def run_session(
             _forfeit_stalled(player, client, stall_seconds, stalled)
     except KeyboardInterrupt:
         future.cancel()
+        _forfeit_all(client)  # leave no opponent waiting on the timer for us
         raise
     finally:
         bar.n = len(records[first:])
@@ -314,6 +315,17 @@ def _forfeit_stalled(
         log.error("battle %s made no progress for %.0fs: forfeiting it", tag, now - last)
         stalled.add(tag)
         asyncio.run_coroutine_threadsafe(client.send_message("/forfeit", tag), POKE_LOOP)
+
+
+def _forfeit_all(client: ReconnectingClient) -> None:
+    async def forfeit() -> None:
+        for tag in client.watcher.in_progress():
+            await client.send_message("/forfeit", tag)
+
+    try:
+        asyncio.run_coroutine_threadsafe(forfeit(), POKE_LOOP).result(timeout=5)
+    except Exception:  # noqa: BLE001 - interrupted anyway; the server's timer settles the rest
+        log.debug("could not forfeit on interrupt", exc_info=True)
 
 
 def _stop(client: ReconnectingClient) -> None:
