@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -46,6 +47,17 @@ class Weight:
     turn: int
 
 
+@dataclass(frozen=True)
+class Decision:
+    """A move the enemy player chose for this Pokémon (evidence about the moves it did not choose)."""
+
+    used: str
+    user_types: tuple[str, ...]
+    target_types: tuple[str, ...]
+    stint: int
+    turn: int
+
+
 @dataclass
 class EnemyBelief:
     species: str  # display name as first seen (e.g. "Great Tusk")
@@ -64,6 +76,10 @@ class EnemyBelief:
     _prior: list[tuple[Build, float]] | None = None
     _posterior: list[tuple[Build, float]] | None = None
     _relaxed_logged: set[str] = field(default_factory=set)
+    decisions: list[Decision] = field(default_factory=list)
+    policy: object | None = None  # the TeamPolicy shared by the enemy team (see policy.py)
+    _base: list[tuple[Build, float]] | None = None
+    _marginals: tuple[float, ...] | None = None
 
     @property
     def revealed_moves(self) -> set[str]:
@@ -84,12 +100,12 @@ class EnemyBelief:
             return
         self.rules.append(rule)
         self._explain(rule.name, rule.reason, rule.turn, rule.strength)
-        self._posterior = None
+        self.invalidate()
 
     def add_weight(self, weight: Weight) -> None:
         self.weights.append(weight)
         self._explain(weight.name, weight.reason, weight.turn, 0)
-        self._posterior = None
+        self.invalidate()
 
     def _explain(self, name: str, reason: str, turn: int, strength: int) -> None:
         text = f"turn {turn}: {name}: {reason}"
@@ -107,20 +123,40 @@ class EnemyBelief:
             ),
         )
 
-    def take_stint_evidence(self, stint: int) -> tuple[list[Rule], list[Weight]]:
+    def add_decision(self, decision: Decision, opponent: str) -> None:
+        self.decisions.append(decision)
+        self._explain(
+            f"pick:t{decision.turn}:{decision.used}",
+            f"chose {decision.used} against {opponent}",
+            decision.turn,
+            0,
+        )
+        self.invalidate()
+
+    def take_stint_evidence(self, stint: int) -> tuple[list[Rule], list[Weight], list[Decision]]:
         """Remove and return the evidence gathered during one switch-in (it belonged to an Illusion)."""
         rules = [r for r in self.rules if r.stint == stint]
         weights = [w for w in self.weights if w.stint == stint]
-        if rules or weights:
+        decisions = [d for d in self.decisions if d.stint == stint]
+        if rules or weights or decisions:
             self.rules = [r for r in self.rules if r.stint != stint]
             self.weights = [w for w in self.weights if w.stint != stint]
+            self.decisions = [d for d in self.decisions if d.stint != stint]
             self.explanations.append(
                 f"withdrew {len(rules)} rules from switch-in {stint}: it was Illusion"
             )
-            self._posterior = None
-        return rules, weights
+            self.invalidate()
+        return rules, weights, decisions
 
     def invalidate(self) -> None:
+        self._posterior = None
+        self._base = None
+        self._marginals = None
+        if self.policy is not None:
+            self.policy.changed(self)  # teammates' posteriors depend on our choices
+
+    def invalidate_choices(self) -> None:
+        """A teammate's evidence moved the team's player model: only the choice factor changes."""
         self._posterior = None
 
     # --- posterior ------------------------------------------------------------------------------
@@ -131,8 +167,59 @@ class EnemyBelief:
 
     def posterior(self) -> list[tuple[Build, float]]:
         if self._posterior is None:
-            self._posterior = self._compute()
+            self._posterior = self._with_choices(self.base())
         return self._posterior
+
+    def base(self) -> list[tuple[Build, float]]:
+        """The posterior from rules and weights, before the player model reweights move choices."""
+        if self._base is None:
+            self._base = self._compute()
+        return self._base
+
+    def policy_marginals(self) -> tuple[float, ...]:
+        """log P(this Pokémon's choices | player model k), for each model, over its base posterior."""
+        if self._marginals is None:
+            from randbot.inference.choice_model import POLICIES
+
+            totals = [0.0] * len(POLICIES)
+            if self.decisions:
+                scores = [(p, self._choice_logs(b)) for b, p in self.base()]
+                for k in range(len(POLICIES)):
+                    top = max(s[k] for _, s in scores)
+                    totals[k] = top + math.log(
+                        sum(p * math.exp(s[k] - top) for p, s in scores) or 1e-300
+                    )
+            self._marginals = tuple(totals)
+        return self._marginals
+
+    def _choice_logs(self, build: Build) -> list[float]:
+        from randbot.inference.choice_model import POLICIES, log_likelihoods
+
+        totals = [0.0] * len(POLICIES)
+        for decision in self.decisions:
+            for k, value in enumerate(
+                log_likelihoods(build, decision.used, decision.user_types, decision.target_types)
+            ):
+                totals[k] += value
+        return totals
+
+    def _with_choices(self, base: list[tuple[Build, float]]) -> list[tuple[Build, float]]:
+        if not self.decisions or self.policy is None or len(base) < 2:
+            return base
+        weights = self.policy.weights_without(self)
+        scored = []
+        for build, p in base:
+            logs = self._choice_logs(build)
+            terms = [math.log(w) + s for w, s in zip(weights, logs, strict=True) if w > 0]
+            scored.append((build, p, max(terms) if terms else 0.0, terms))
+        top = max(x[2] for x in scored)
+        weighted = [(b, p * sum(math.exp(t - top) for t in terms)) for b, p, _, terms in scored]
+        total = sum(p for _, p in weighted)
+        if total <= 0:
+            return base
+        result = [(b, p / total) for b, p in weighted]
+        result.sort(key=lambda bp: -bp[1])
+        return result
 
     def _compute(self) -> list[tuple[Build, float]]:
         candidates = list(self.prior())

@@ -13,10 +13,11 @@ from typing import Any
 
 from randbot.formats import to_id
 from randbot.inference import inferences as inf
-from randbot.inference.belief import EnemyBelief
+from randbot.inference.belief import Decision, EnemyBelief
 from randbot.inference.builds import load_setdb
 from randbot.inference.damage import UNMODELLED_VOLATILES, DamageObservation, make_test, usable_move
 from randbot.inference.dexdata import effectiveness, move_category, move_is_multihit, species_types
+from randbot.inference.policy import TeamPolicy
 from randbot.inference.protocol import (
     Ident,
     Tags,
@@ -83,6 +84,7 @@ class BattleTracker:
         self._heal_blocked: set[str] = set()
         self._team_flags: dict[str, tuple[str, str, str]] = {}  # flag -> (species id, name, what)
         self._hit: dict | None = None  # a damaging move in progress (damage-roll check)
+        self.team_policy = TeamPolicy()
         self._our_sets: dict[str, dict] = {}  # our true sets (replays), by nickname
         self._orb_seen: set[str] = set()
         self._speed = SpeedCheck(self)
@@ -207,6 +209,7 @@ class BattleTracker:
             )
             belief.level = state.level
             self._beliefs[state.species_id] = belief
+            self.team_policy.join(belief)
             self._apply_team_flags(belief)
         return belief
 
@@ -314,12 +317,14 @@ class BattleTracker:
         target.level = details.level
         if fooled is None or fooled is target:
             return
-        rules, weights = fooled.take_stint_evidence(active.stint)
+        rules, weights, decisions = fooled.take_stint_evidence(active.stint)
         _refresh_facts(fooled)
         for rule in rules:
             target.add_rule(rule)
         for weight in weights:
             target.add_weight(weight)
+        for decision in decisions:
+            target.add_decision(decision, "(moved from Illusion)")
         _refresh_facts(target)
         log.info(
             "%s",
@@ -383,6 +388,8 @@ class BattleTracker:
         if move_category(move_id) == "Status":
             inf.status_move_rules_out_assault_vest(belief, move_id, stint, turn)
         self._choice_check(belief, state, active)
+        if to_id(tags.from_) != "lockedmove" and "encore" not in active.volatiles:
+            self._record_decision(belief, state, active, move_id)
         if move_category(move_id) != "Status" and move_id not in ("futuresight", "doomdesire"):
             target = parse_ident(fields[3]) if len(fields) > 3 else None
             self._life_orb = {
@@ -394,6 +401,29 @@ class BattleTracker:
                 "stint": stint,
                 "target": target,
             }
+
+    def _record_decision(
+        self, belief: EnemyBelief, state: MonState, active: ActiveState, move_id: str
+    ) -> None:
+        """The player chose this move over the build's others: evidence for the player model."""
+        if self.our_role is None:
+            return
+        ours = self.active.get(self.our_role)
+        target = self.mons.get((self.our_role, ours.key)) if ours else None
+        if target is None or target.fainted:
+            return
+        target_types = (
+            (target.terastallized,) if target.terastallized else species_types(target.species)
+        )
+        user_types = (state.terastallized,) if state.terastallized else species_types(state.species)
+        # Only clicks in a new situation (first of a stay, or a new foe) count: a repeated click may be
+        # forced by a choice item, and counting it for other builds only would favour choice items.
+        if len(active.targets) >= 2 and active.targets[-2] == target.species:
+            return
+        decision = Decision(
+            move_id, tuple(user_types), tuple(target_types), active.stint, self.turn
+        )
+        belief.add_decision(decision, target.species)
 
     def _team_evidence(self, state: MonState, move_id: str = "", ability: str = "") -> None:
         """A member revealed a once-per-team move: the generator culled it from its teammates."""

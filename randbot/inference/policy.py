@@ -1,0 +1,50 @@
+"""The enemy player's way of choosing moves, learned from the whole team (one player controls them all).
+
+P(model k | everything) is proportional to prior_k x the product over teammates of P(their choices | k);
+each belief reweights its builds with the models weighted by what its *teammates* showed, so no choice
+is counted twice (see choice_model for the models).
+"""
+
+from __future__ import annotations
+
+import math
+
+from randbot.inference.belief import EnemyBelief
+from randbot.inference.choice_model import POLICY_PRIOR
+
+
+class TeamPolicy:
+    def __init__(self) -> None:
+        self.members: dict[str, EnemyBelief] = {}
+        self._busy = False
+
+    def join(self, belief: EnemyBelief) -> None:
+        self.members[belief.species_id] = belief
+        belief.policy = self
+
+    def changed(self, belief: EnemyBelief) -> None:
+        if self._busy:
+            return
+        self._busy = True
+        try:
+            for other in self.members.values():
+                if other is not belief and other.decisions:
+                    other.invalidate_choices()
+        finally:
+            self._busy = False
+
+    def weights_without(self, belief: EnemyBelief) -> list[float]:
+        logs = [math.log(p) for p in POLICY_PRIOR]
+        for other in self.members.values():
+            if other is belief or not other.decisions:
+                continue
+            for k, value in enumerate(other.policy_marginals()):
+                logs[k] += value
+        top = max(logs)
+        weights = [math.exp(v - top) for v in logs]
+        total = sum(weights)
+        return [w / total for w in weights]
+
+    def weights(self) -> list[float]:
+        """The posterior over player models from every member (for logs and reports)."""
+        return self.weights_without(EnemyBelief(species="", species_id=""))
