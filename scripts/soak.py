@@ -145,7 +145,7 @@ def main() -> int:
         wait_for_login(ours_client)
         wait_for_login(theirs_client)
         Path(args.out).with_suffix(".jsonl").unlink(missing_ok=True)
-        records = ours_client.watcher.results.records
+        results = ours_client.watcher.results
         done = threading.Event()
 
         def monitor() -> None:
@@ -153,7 +153,7 @@ def main() -> int:
             dropped = False
             last_sample = 0.0
             while not done.wait(0.2):
-                count = len(records)
+                count = results.count
                 if "memory_before" not in report and count >= args.warmup:
                     report["memory_before"] = {"battles": count, **memory(server)}
                 if count >= next_kill and next_kill < args.battles:
@@ -199,7 +199,7 @@ def main() -> int:
         except Exception as error:  # noqa: BLE001 - reported, not fatal for the figures
             report["opponent_error"] = f"{type(error).__name__}: {error}"
         done.set()
-        report["memory_after"] = {"battles": len(records), **memory(server)}
+        report["memory_after"] = {"battles": results.count, **memory(server)}
         report["calc_pids_at_end"] = calc_pids()
         asyncio.run_coroutine_threadsafe(theirs_client._stop_listening(), POKE_LOOP).result(10)
 

@@ -71,7 +71,7 @@ async def _wait_for_slot(client: ReconnectingClient, concurrency: int) -> None:
 
 async def _wait_for_results(client: ReconnectingClient, count: int) -> None:
     """Until `count` battles have a result line (ratings included) or the client failed."""
-    while len(client.watcher.results.records) < count:
+    while client.watcher.results.count < count:
         if client.failure is not None:
             raise client.failure
         await asyncio.sleep(0.1)
@@ -100,7 +100,7 @@ async def ladder(
     """Search the ladder until `n_battles` rated battles have started, then let them finish."""
     await _wait_logged_in(client)
     battle_format = player.format
-    first = len(client.watcher.results.records)
+    first = client.watcher.results.count
     while progress.started < n_battles:
         await _wait_for_slot(client, concurrency)
         before, popups = client.watcher.started, len(client.popups)
@@ -132,7 +132,7 @@ async def challenge(
     """Challenge `opponent` until `n_battles` battles have started, then let them finish."""
     await _wait_logged_in(client)
     battle_format = player.format
-    first = len(client.watcher.results.records)
+    first = client.watcher.results.count
     target = to_id_str(opponent)
     while progress.started < n_battles:
         await _wait_for_slot(client, concurrency)
@@ -164,7 +164,7 @@ async def accept(
 ) -> None:
     """Accept challenges in our format (from `from_user` only, if given) for `n_battles`."""
     await _wait_logged_in(client)
-    first = len(client.watcher.results.records)
+    first = client.watcher.results.count
     wanted = to_id_str(from_user) if from_user else None
     queue: asyncio.Queue = (
         player._challenge_queue
@@ -252,8 +252,10 @@ def run_session(
     """Drive a mode coroutine to its end; raise the client's or mode's failure as one line."""
     started = time.monotonic()
     future = asyncio.run_coroutine_threadsafe(coroutine, POKE_LOOP)
-    records = client.watcher.results.records
-    first = len(records)
+    results = client.watcher.results
+    first = results.count
+    lost_before = len(results.tally.lost)
+    outcomes_before = dict(results.tally.outcomes)
     stalled: set[str] = set()
     bar = tqdm(
         total=n_battles,
@@ -269,10 +271,9 @@ def run_session(
                 break
             except concurrent.futures.TimeoutError:
                 pass
-            mine = records[first:]
-            bar.n = len(mine)
+            bar.n = results.count - first
             bar.set_postfix(
-                wins=sum(1 for r in mine if r.outcome == "win"),
+                wins=results.tally.outcomes["win"],
                 reconnects=client.reconnects,
                 refresh=True,
             )
@@ -282,21 +283,19 @@ def run_session(
         _forfeit_all(client)  # leave no opponent waiting on the timer for us
         raise
     finally:
-        bar.n = len(records[first:])
+        bar.n = results.count - first
         bar.close()
         _stop(client)
-    mine = records[first:]
+    tally = results.tally
     summary = SessionResult(mode=mode, username=client.username)
-    summary.battles = sum(1 for r in mine if r.outcome != "lost")
-    summary.wins = sum(1 for r in mine if r.outcome == "win")
-    summary.losses = sum(1 for r in mine if r.outcome == "loss")
-    summary.ties = sum(1 for r in mine if r.outcome == "tie")
-    summary.lost = [r.battle for r in mine if r.outcome == "lost"]
+    summary.lost = tally.lost[lost_before:]
+    summary.battles = results.count - first - len(summary.lost)
+    summary.wins, summary.losses, summary.ties = (
+        tally.outcomes[kind] - outcomes_before.get(kind, 0) for kind in ("win", "loss", "tie")
+    )
     summary.stalled = len(stalled)
     summary.reconnects = client.reconnects
-    rated = [r for r in mine if r.rating_after is not None]
-    if rated:
-        summary.rating_first, summary.rating_last = rated[0].rating_before, rated[-1].rating_after
+    summary.rating_first, summary.rating_last = tally.first_rating, tally.last_rating
     summary.seconds = time.monotonic() - started
     summary.decision_ms = list(getattr(player, "decision_ms", []))
     summary.results_log = str(client.watcher.results.path) if client.watcher.results.path else None

@@ -12,10 +12,10 @@ import asyncio
 import json
 import logging
 import time
+from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
 
 from poke_env.data import to_id_str
 
@@ -65,17 +65,47 @@ class ResultRecord:
         return json.dumps(asdict(self), sort_keys=False)
 
 
-class ResultsLog:
-    """Appends one JSON line per battle; each line is flushed, so a crash loses nothing."""
+@dataclass
+class Tally:
+    """Running totals, so a ladder session of any length keeps constant memory."""
 
-    def __init__(self, path: str | Path | None) -> None:
+    count: int = 0
+    outcomes: Counter = field(default_factory=Counter)
+    lost: list[str] = field(default_factory=list)
+    first_rating: int | None = None
+    last_rating: int | None = None
+
+    def add(self, record: ResultRecord) -> None:
+        self.count += 1
+        self.outcomes[record.outcome] += 1
+        if record.outcome == "lost":
+            self.lost.append(record.battle)
+        if record.rating_after is not None:
+            if self.first_rating is None:
+                self.first_rating = record.rating_before
+            self.last_rating = record.rating_after
+
+
+class ResultsLog:
+    """Appends one JSON line per battle; each line is flushed, so a crash loses nothing.
+
+    Only the latest `keep` records stay in memory; `tally` counts them all.
+    """
+
+    def __init__(self, path: str | Path | None, keep: int = 200) -> None:
         self.path = Path(path) if path else None
-        self.records: list[ResultRecord] = []
+        self.records: deque[ResultRecord] = deque(maxlen=keep)
+        self.tally = Tally()
         if self.path:
             self.path.parent.mkdir(parents=True, exist_ok=True)
 
+    @property
+    def count(self) -> int:
+        return self.tally.count
+
     def write(self, record: ResultRecord) -> None:
         self.records.append(record)
+        self.tally.add(record)
         if self.path:
             with self.path.open("a", encoding="utf-8") as handle:
                 handle.write(record.to_json() + "\n")
@@ -218,16 +248,3 @@ class BattleWatcher:
             finished_at=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
             note=info.lost or "",
         )
-
-    def summary(self) -> dict[str, Any]:
-        records = self.results.records
-        rated = [r for r in records if r.rating_after is not None]
-        return {
-            "battles": len(records),
-            "wins": sum(1 for r in records if r.outcome == "win"),
-            "losses": sum(1 for r in records if r.outcome == "loss"),
-            "ties": sum(1 for r in records if r.outcome == "tie"),
-            "lost": [r.battle for r in records if r.outcome == "lost"],
-            "rating_first": rated[0].rating_before if rated else None,
-            "rating_last": rated[-1].rating_after if rated else None,
-        }
