@@ -56,6 +56,7 @@ class Decision:
     target_types: tuple[str, ...]
     stint: int
     turn: int
+    ratios: tuple[float, float] = (1.0, 1.0)  # (atk/def, spa/spd) of user over target, base stats
 
 
 @dataclass
@@ -198,7 +199,13 @@ class EnemyBelief:
         totals = [0.0] * len(POLICIES)
         for decision in self.decisions:
             for k, value in enumerate(
-                log_likelihoods(build, decision.used, decision.user_types, decision.target_types)
+                log_likelihoods(
+                    build,
+                    decision.used,
+                    decision.user_types,
+                    decision.target_types,
+                    decision.ratios,
+                )
             ):
                 totals[k] += value
         return totals

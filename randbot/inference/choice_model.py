@@ -35,14 +35,19 @@ def _effectiveness(move_type: str, defender_types: tuple[str, ...]) -> float:
 
 @cache
 def move_value(
-    move_id: str, user_types: tuple[str, ...], target_types: tuple[str, ...], policy: str
+    move_id: str,
+    user_types: tuple[str, ...],
+    target_types: tuple[str, ...],
+    policy: str,
+    ratios: tuple[float, float] = (1.0, 1.0),
 ) -> float:
+    """How good the move looks to the model; `ratios` = (atk/def, spa/spd) of user over target."""
     entry = move_entry(move_id)
     if entry is None or entry.get("category") == "Status":
         return STATUS_VALUE.get(policy, 1.0)
-    power = float(entry.get("basePower") or 0) or VARIABLE_POWER
     if policy == "power":
-        return max(power, 1.0)
+        return max(float(entry.get("basePower") or 0), 1.0)  # the number on the button
+    power = float(entry.get("basePower") or 0) or VARIABLE_POWER
     hits = entry.get("multihit")
     if isinstance(hits, list):
         power *= sum(hits) / 2
@@ -52,6 +57,7 @@ def move_value(
     if move_type in user_types:
         power *= 1.5
     power *= _effectiveness(move_type, target_types)
+    power *= ratios[0] if entry.get("category") == "Physical" else ratios[1]
     accuracy = entry.get("accuracy", 100)
     if isinstance(accuracy, int | float) and not isinstance(accuracy, bool):
         power *= accuracy / 100
@@ -65,17 +71,34 @@ def _log_likelihood(
     user_types: tuple[str, ...],
     target_types: tuple[str, ...],
     policy: str,
+    ratios: tuple[float, float],
 ) -> float:
     if policy == "uniform" or not moves or used not in moves:
         return 0.0
-    values = [move_value(m, user_types, target_types, policy) ** BETA for m in moves]
-    return math.log(
-        move_value(used, user_types, target_types, policy) ** BETA / sum(values) * len(moves)
-    )
+    values = [move_value(m, user_types, target_types, policy, ratios) ** BETA for m in moves]
+    chosen = move_value(used, user_types, target_types, policy, ratios) ** BETA
+    return math.log(chosen / sum(values) * len(moves))
 
 
 def log_likelihoods(
-    build: Build, used: str, user_types: tuple[str, ...], target_types: tuple[str, ...]
+    build: Build,
+    used: str,
+    user_types: tuple[str, ...],
+    target_types: tuple[str, ...],
+    ratios: tuple[float, float] = (1.0, 1.0),
 ) -> tuple[float, ...]:
     """log P(the player picked `used` | the build's moves) under each model (times a shared constant)."""
-    return tuple(_log_likelihood(build.moves, used, user_types, target_types, k) for k in POLICIES)
+    return tuple(
+        _log_likelihood(build.moves, used, user_types, target_types, k, ratios) for k in POLICIES
+    )
+
+
+def stat_ratios(user: str, target: str) -> tuple[float, float]:
+    """(atk/def, spa/spd) of the user's base stats over the target's: what a damage-minded player weighs."""
+    from randbot.inference.dexdata import species_entry
+
+    mine, theirs = species_entry(user), species_entry(target)
+    if not mine or not theirs:
+        return (1.0, 1.0)
+    a, t = mine["baseStats"], theirs["baseStats"]
+    return (round(a["atk"] / max(1, t["def"]), 3), round(a["spa"] / max(1, t["spd"]), 3))

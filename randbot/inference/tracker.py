@@ -15,6 +15,7 @@ from randbot.formats import to_id
 from randbot.inference import inferences as inf
 from randbot.inference.belief import Decision, EnemyBelief
 from randbot.inference.builds import load_setdb
+from randbot.inference.choice_model import stat_ratios
 from randbot.inference.damage import UNMODELLED_VOLATILES, DamageObservation, make_test, usable_move
 from randbot.inference.dexdata import effectiveness, move_category, move_is_multihit, species_types
 from randbot.inference.policy import TeamPolicy
@@ -420,8 +421,9 @@ class BattleTracker:
         # forced by a choice item, and counting it for other builds only would favour choice items.
         if len(active.targets) >= 2 and active.targets[-2] == target.species:
             return
+        ratios = stat_ratios(state.shown_species or state.species, target.species)
         decision = Decision(
-            move_id, tuple(user_types), tuple(target_types), active.stint, self.turn
+            move_id, tuple(user_types), tuple(target_types), active.stint, self.turn, ratios
         )
         belief.add_decision(decision, target.species)
 
