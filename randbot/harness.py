@@ -18,6 +18,7 @@ from randbot.players.guard import BattleRecord, GuardedPlayer
 from randbot.stats import timing_summary, wilson_interval
 
 log = logging.getLogger("randbot.harness")
+AFTER_LAST_BATTLE_GRACE_SECONDS = 10.0
 
 
 @dataclass
@@ -104,6 +105,7 @@ def run_match(
     first_record = len(_records(player))
     stalled: set[str] = set()
     reported = 0
+    finished_at: float | None = None
     future = asyncio.run_coroutine_threadsafe(
         player.battle_against(opponent, n_battles=n_battles), POKE_LOOP
     )
@@ -123,11 +125,20 @@ def run_match(
                 pass
             records = _records(player)[first_record:]
             reported = _report_new(records, reported, on_battle)
-            bar.n = len(records)
-            wins = sum(1 for r in records if r.won)
             elapsed = max(time.monotonic() - started, 1e-9)
-            bar.set_postfix(wins=wins, bps=f"{len(records) / elapsed:.2f}", refresh=True)
+            if len(records) != bar.n:  # redraw on progress only: logs piped to a file stay short
+                bar.n = len(records)
+                wins = sum(1 for r in records if r.won)
+                bar.set_postfix(wins=wins, bps=f"{len(records) / elapsed:.2f}", refresh=True)
             _forfeit_stalled(player, opponent, stall_seconds, stalled)
+            if len(records) >= n_battles:
+                # Every battle is over for us; an opponent stuck in a forfeited battle must not
+                # keep the match open.
+                finished_at = finished_at or time.monotonic()
+                if time.monotonic() - finished_at > AFTER_LAST_BATTLE_GRACE_SECONDS:
+                    log.error("%s did not finish its side of the match: stopping", opponent_name)
+                    future.cancel()
+                    break
             if timeout_seconds and elapsed > timeout_seconds:
                 future.cancel()
                 log.error("match %s vs %s timed out", player_name, opponent_name)

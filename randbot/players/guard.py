@@ -6,6 +6,7 @@ order; a battle with no progress for `stall_seconds` is forfeited by the harness
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 import logging
 import time
@@ -36,10 +37,17 @@ class GuardedPlayer(Player):
     results survive pruning in `records`.
     """
 
-    def __init__(self, *args, keep_finished: int | None = None, **kwargs) -> None:
+    def __init__(
+        self,
+        *args,
+        keep_finished: int | None = None,
+        decision_timeout: float = 30.0,
+        **kwargs,
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.decision_ms: list[float] = []
         self.decision_errors = 0
+        self.decision_timeout = decision_timeout
         self.last_activity: dict[str, float] = {}
         self.records: list[BattleRecord] = []
         self.keep_finished = keep_finished
@@ -59,8 +67,9 @@ class GuardedPlayer(Player):
         self, choice: Awaitable[BattleOrder], battle: AbstractBattle, started: float
     ) -> BattleOrder:
         try:
-            order = await choice
-        except Exception:
+            # A hung decision would hold poke-env's per-battle lock and freeze the battle for good.
+            order = await asyncio.wait_for(choice, self.decision_timeout)
+        except Exception:  # includes TimeoutError
             return self._fallback(battle, started)
         self.decision_ms.append((time.perf_counter() - started) * 1000)
         return order
