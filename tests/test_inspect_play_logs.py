@@ -36,7 +36,7 @@ def test_inspect_every_log_that_play_saved(tmp_path: Path, capsys: pytest.Captur
         assert code == 0, captured.err
         payload = json.loads(captured.out)
         for side in payload["sides"]:
-            assert problems(side) == []
+            assert problems(side) == [], (path, side["player"])
             assert side["accuracy"]["appearances"] > 0
             assert side["predictor"] == "randbot.inference"
         inspected += 1
