@@ -26,6 +26,7 @@ class BotConfig:
     )
     sack_pivot: bool = True  # the sacrificial pivot rule when hopeless
     planner_depth: int = 8  # faints looked ahead by the minimax tree
+    planner_engine: bool = True  # pairings fought by the matchup engine (off: per-turn rates only)
 
     def to_dict(self) -> dict:
         return asdict(self)

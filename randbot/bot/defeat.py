@@ -11,6 +11,7 @@ DiGraph (`Planner.graph`) so a decision can be inspected and drawn.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import networkx as nx
@@ -65,11 +66,39 @@ def fight(r: Rates, ours_hp: float, theirs_hp: float, ours_pre: float = 0.0) -> 
     return Outcome(False, 0.0, max(HP_STEP, theirs_hp - hits_dealt * deal))
 
 
+FightFn = Callable[[float, float], "Outcome | None"]
+
+
+def engine_fight(engine: MatchupEngine, mon: Mon, slot: EnemySlot, top: int = 2) -> FightFn:
+    """A pairing fought out by the matchup engine (the enemy's most likely builds), from any HPs."""
+    builds = sorted(slot.builds, key=lambda bw: -bw[1])[:top]
+    total = sum(w for _, w in builds) or 1.0
+    builds = [(b, w / total) for b, w in builds]
+
+    def fight_from(ours_hp: float, theirs_hp: float) -> Outcome | None:
+        a = mon.with_hp(round(ours_hp * mon.max_hp))
+        bs = [(b.with_hp(max(1, round(theirs_hp * b.max_hp))), w) for b, w in builds]
+        agg = engine.versus(a, bs, plans=(0, 1))
+        if all(d.a_hp > 0 and d.b_hp > 0 for _, d in agg.per_build):
+            return None  # nobody breaks the other within the horizon
+        if agg.p_win >= 0.5:
+            return Outcome(True, max(HP_STEP, agg.a_hp / max(agg.p_win, 1e-6)), 0.0)
+        return Outcome(False, 0.0, max(HP_STEP, agg.b_hp / max(1 - agg.p_win, 1e-6)))
+
+    return fight_from
+
+
 class Planner:
     def __init__(
-        self, rates: dict[tuple[str, str], Rates], deadline: Deadline, max_depth: int
+        self,
+        rates: dict[tuple[str, str], Rates],
+        deadline: Deadline,
+        max_depth: int,
+        fights: dict[tuple[str, str], FightFn] | None = None,
     ) -> None:
         self.rates = rates
+        self.fights = fights or {}
+        self._fought: dict[tuple, Outcome | None] = {}
         self.deadline = deadline
         self.max_depth = max_depth
         self.table: dict[tuple, tuple[int, float, float]] = {}
@@ -142,12 +171,25 @@ class Planner:
             self.graph.nodes[node_id]["value"] = value
         return value
 
+    def fight(self, i: str, j: str, ours_hp: float, theirs_hp: float) -> Outcome | None:
+        key = (i, j, ours_hp, theirs_hp)
+        if key in self._fought:
+            return self._fought[key]
+        fn = self.fights.get((i, j))
+        out = (
+            fn(ours_hp, theirs_hp)
+            if fn is not None
+            else fight(self.rates[(i, j)], ours_hp, theirs_hp)
+        )
+        self._fought[key] = out
+        return out
+
     def resolve(
         self, ours: Team, theirs: Team, i: str, j: str, depth: int, alpha, beta, node_id
     ) -> float:
         ours_hp = dict(ours)[i]
         theirs_hp = dict(theirs)[j]
-        out = fight(self.rates[(i, j)], ours_hp, theirs_hp)
+        out = self.fight(i, j, ours_hp, theirs_hp)
         if out is None:  # a stalemate: nobody can break the other; score the position as it stands
             return self.leaf(ours, theirs)
         if out.ours_wins:
@@ -185,10 +227,13 @@ def pair_rates(engine: MatchupEngine, mon: Mon, slot: EnemySlot) -> Rates:
 def build_planner(t: Tactics, config: BotConfig) -> tuple[Planner, Team, Team]:
     sit = t.sit
     rates: dict[tuple[str, str], Rates] = {}
+    fights: dict[tuple[str, str], FightFn] = {}
     for ok, mon in sit.ours.items():
         current = mon if ok == sit.active_key else mon.fresh()
         for ek, slot in sit.enemies.items():
             rates[(ok, ek)] = pair_rates(t.engine, current, slot)
+            if config.planner_engine:
+                fights[(ok, ek)] = engine_fight(t.engine, current, slot)
     theirs = [(ek, _q(slot.hp_fraction)) for ek, slot in sit.enemies.items()]
     if config.defeat_unseen == "prior":
         fmt = sit.battle.format or "gen9randombattle"
@@ -198,7 +243,7 @@ def build_planner(t: Tactics, config: BotConfig) -> tuple[Planner, Team, Team]:
             for ok, mon in sit.ours.items():
                 rates[(ok, pk)] = phantom_rates(t.engine, fmt, mon)
     ours = tuple(sorted((k, _q(m.hp_fraction)) for k, m in sit.ours.items()))
-    planner = Planner(rates, t.deadline, config.planner_depth)
+    planner = Planner(rates, t.deadline, config.planner_depth, fights)
     return planner, ours, tuple(sorted(theirs))
 
 

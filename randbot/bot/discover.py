@@ -75,9 +75,19 @@ def heal_move(t: Tactics) -> str | None:
     return None
 
 
+HAZARD_REMOVAL = ("rapidspin", "defog", "mortalspin", "tidyup")
+
+
 def field_move(t: Tactics, enemies_left: int) -> str | None:
-    """Rule 3: a hazard on their side, or a screen on ours, that is not there yet."""
+    """Rule 3: a hazard on their side, or a screen on ours, that is not there yet; or clearing ours."""
     field = t.sit.field
+    ours = field.ours
+    if (ours.stealth_rock or ours.spikes or ours.toxic_spikes or ours.sticky_web) and len(
+        t.sit.ours
+    ) >= 2:
+        for move_id in t.available_moves():
+            if move_id in HAZARD_REMOVAL and not _spin_blocked(t, move_id):
+                return move_id
     for move_id in t.available_moves():
         facts = move_facts(move_id)
         if facts is None or facts.side_condition is None:
@@ -87,6 +97,13 @@ def field_move(t: Tactics, enemies_left: int) -> str | None:
         if facts.is_screen and not field.ours.has(facts.side_condition):
             return move_id
     return None
+
+
+def _spin_blocked(t: Tactics, move_id: str) -> bool:
+    """Rapid Spin and Mortal Spin do nothing to a Ghost; Defog always works."""
+    if move_id == "defog" or move_id == "tidyup":
+        return False
+    return all("GHOST" in b.types for b, _ in t.enemy)
 
 
 def can_status(enemy: Mon, status: str, move_id: str, field_terrain: str | None) -> bool:

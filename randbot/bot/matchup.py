@@ -66,6 +66,7 @@ class Aggregate:
     first_action: str | None
     plan: str
     a_first: float
+    turns: float = 0.0
     per_build: list[tuple[float, Duel]] = dc_field(default_factory=list)
 
     @property
@@ -108,9 +109,10 @@ def hazard_fraction(mon: Mon, field: FieldState, ours: bool) -> float:
 
 
 class MatchupEngine:
-    def __init__(self, oracle: DamageOracle, field: FieldState) -> None:
+    def __init__(self, oracle: DamageOracle, field: FieldState, enemy_setup: bool = True) -> None:
         self.oracle = oracle
         self.field = field
+        self.enemy_setup = enemy_setup
         self._options: dict[tuple[Mon, Mon, bool], list[Option]] = {}
         self._duels: dict[tuple, Duel] = {}
 
@@ -197,20 +199,29 @@ class MatchupEngine:
         a_opts = self.options(a, b, a_ours)
         b_opts = self.options(b, a, not a_ours)
         setup = _best_setup(a)
+        # The enemy may set up too: for each of A's plans it picks the answer worst for A (maximin).
+        b_plans = (0, 1) if self.enemy_setup and _best_setup(b) is not None else (0,)
         best: Duel | None = None
         for k in plans:
             if k > 0 and setup is None:
                 continue
-            d = self._simulate(a, b, a_opts, b_opts, a_ours, a_pre_damage, worst, k, first)
-            if best is None or _better(d, best):
-                best = d
+            reply: Duel | None = None
+            for kb in b_plans:
+                d = self._simulate(a, b, a_opts, b_opts, a_ours, a_pre_damage, worst, k, first, kb)
+                if reply is None or _better(reply, d):
+                    reply = d
+            assert reply is not None
+            if best is None or _better(reply, best):
+                best = reply
         assert best is not None
         self._duels[key] = best
         return best
 
-    def _simulate(self, a, b, a_opts, b_opts, a_ours, pre, worst, setups, first) -> Duel:
+    def _simulate(
+        self, a, b, a_opts, b_opts, a_ours, pre, worst, setups, first, b_setups=0
+    ) -> Duel:
         A = _Side(a, a_ours, max(0.0, a.hp_fraction - pre), a_opts, setups_left=setups)
-        B = _Side(b, not a_ours, b.hp_fraction, b_opts)
+        B = _Side(b, not a_ours, b.hp_fraction, b_opts, setups_left=b_setups)
         for s in (A, B):
             s.asleep = 2 if s.mon.status == "slp" else (1 if s.mon.status == "frz" else 0)
             s.heal_move, s.heal = _recovery(s.mon)
@@ -411,6 +422,7 @@ class MatchupEngine:
             first_action=max(firsts, key=firsts.__getitem__),
             plan=max(plans_w, key=plans_w.__getitem__),
             a_first=sum(w * d.a_first for w, d in per) / total,
+            turns=sum(w * d.turns for w, d in per) / total,
             per_build=per,
         )
 

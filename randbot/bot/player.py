@@ -23,7 +23,7 @@ from randbot.bot.calcpool import shared_calc
 from randbot.bot.config import BotConfig
 from randbot.bot.damage import DamageOracle
 from randbot.bot.decision import Deadline, Decision, explain, log_decision
-from randbot.bot.policy import decide
+from randbot.bot.policy import decide, warm_up
 
 log = logging.getLogger("randbot.bot")
 
@@ -47,6 +47,7 @@ class RandBot(_Base):  # type: ignore[misc, valid-type]
         self.oracle = DamageOracle(calc=calc)
         self.last_payload: dict[str, Any] | None = None
         self.fallbacks = 0
+        warm_up(self.format, self.oracle)
 
     def _tracker(self, battle: AbstractBattle) -> Any | None:
         tracker = getattr(self, "tracker", None)

@@ -19,6 +19,27 @@ from randbot.bot.tactics import Tactics, agg_key
 SWITCH_MARGIN = 0.3  # core policy: a switch must beat staying by this much
 
 
+def warm_up(battle_format: str, oracle: DamageOracle | None = None) -> None:
+    """Load what a first decision would otherwise pay for: set database, data tables, the calc's JIT."""
+    from randbot.bot.beliefs import _generator_sets, _setdb
+    from randbot.bot.movefacts import move_facts, species_entry, type_chart
+    from randbot.bot.phantom import _sample
+
+    _setdb(battle_format)
+    _generator_sets()
+    type_chart()
+    species_entry("pikachu")
+    move_facts("tackle")
+    sample = _sample(battle_format)
+    if oracle is not None and oracle.calc is not None and len(sample) >= 2:
+        from randbot.bot.field import FieldState
+
+        keys = [
+            (a, b, m, FieldState(), True) for a in sample[:4] for b in sample[4:8] for m in a.moves
+        ]
+        oracle.prefetch(keys)
+
+
 def phase_of(sit: Situation, config: BotConfig) -> str:
     if config.defeat and (not config.discover or sit.unseen <= config.defeat_when_unseen_at_most):
         return "defeat"

@@ -10,6 +10,8 @@ from randbot.bot.matchup import Aggregate, MatchupEngine, hazard_fraction
 from randbot.bot.mon import Mon
 from randbot.bot.situation import Situation
 
+TEMPO = 0.02
+
 
 @dataclass
 class MoveEval:
@@ -23,7 +25,8 @@ class MoveEval:
 
     @property
     def value(self) -> float:
-        return self.agg.margin
+        # A won 1v1 is better won sooner: each extra turn is a turn the enemy can switch, set up or chip.
+        return self.agg.margin - TEMPO * self.agg.turns * self.agg.p_win
 
 
 class Tactics:
@@ -127,7 +130,7 @@ class Tactics:
 
 
 def _move_key(e: MoveEval) -> tuple:
-    return (round(e.agg.margin, 3), e.agg.p_win, -e.agg.ttk_ab)
+    return (round(e.value, 3), e.agg.p_win, -e.agg.ttk_ab)
 
 
 def _key_of(sit: Situation, poke) -> str | None:

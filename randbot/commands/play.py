@@ -9,6 +9,7 @@ import logging
 import sys
 from pathlib import Path
 
+from randbot.bot.options import add_bot_arguments, bot_kwargs
 from randbot.errors import RandbotError, ServerError
 from randbot.formats import check_format
 from randbot.harness import MatchResult, run_match
@@ -40,6 +41,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     online_cli.add_arguments(parser)  # --ladder, --challenge, --accept-challenges, credentials
+    add_bot_arguments(parser)  # --explain, --bot-config (randbot players)
     parser.set_defaults(func=run)
 
 
@@ -77,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
             "log_level": logging.CRITICAL,
             "keep_finished": 50,
         }
-        ours = make_player(args.player, **common)
+        ours = make_player(args.player, **common, **bot_kwargs(args, player_class(args.player)))
         theirs = make_player(args.opponent, **common)
         result = run_match(
             ours,
