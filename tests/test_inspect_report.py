@@ -10,7 +10,7 @@ from types import SimpleNamespace
 import pytest
 
 from randbot.cli import main
-from randbot.inspect import from_text, inspect_log, load
+from randbot.inspect import from_text, inspect_log, load, timeline
 from randbot.inspect.render_html import render_html
 from randbot.inspect.render_text import render_text
 from randbot.inspect.schema import problems
@@ -26,6 +26,7 @@ GOOD = [
     "play-heuristic-maxpower-17turns.log.json",
     "play-heuristic-maxpower-30turns.log.json",
     "play-random-random-42turns.log.json",
+    "own-view-p1.log",
 ]
 
 
@@ -222,3 +223,30 @@ def test_crossed_speed_bounds_must_be_flagged(ladder: dict) -> None:
     view["speed_conflict"] = True
     assert problems(document) == []
     assert "conflicting evidence: >= 234 and <= 228" in render_text(document, turn=1)
+
+
+class Recorder:
+    """Records what the timeline feeds a predictor; believes nothing."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+
+    def feed(self, line: str) -> None:
+        self.lines.append(line)
+
+    def beliefs(self) -> dict:
+        return {}
+
+
+@pytest.mark.parametrize(("enemy", "requests_fed"), [("p1", False), ("p2", True)])
+def test_requests_reach_the_predictor_only_from_our_side(
+    enemy: str, requests_fed: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # own-view-p1.log holds p1's requests (its whole team): usable when p1 is us, never when
+    # p1 is the side being predicted.
+    recorder = Recorder()
+    monkeypatch.setattr(timeline, "make_predictor", lambda *args: ("recorder", recorder))
+    document = inspect_log(load(str(FIXTURES / "own-view-p1.log")), enemy, 3, "tracker")
+    assert problems(document) == []
+    assert recorder.lines
+    assert any(line.startswith("|request|") for line in recorder.lines) == requests_fed

@@ -104,3 +104,13 @@ def test_split_lines_keep_the_public_half_and_room_headers_go() -> None:
         ]
     )
     assert clean_lines(text) == ["|switch|p1a: Pikachu|Pikachu, L90|100/100", "|turn|1"]
+
+
+def test_a_players_own_view_hides_the_foe() -> None:
+    # Recorded from poke-env's heuristic player (p1) on a local server: requests for p1, its own
+    # HP exact, the foe's in percent.
+    battle_log = load(str(FIXTURES / "own-view-p1.log"))
+    assert battle_log.request_role == "p1"
+    assert battle_log.exact_hp_roles == {"p1"}
+    assert sides_for(battle_log, None) == ["p2"]
+    assert battle_log.turns == 18 and battle_log.finished
