@@ -177,3 +177,51 @@ def test_garbage_lines_never_raise():
     ]:
         tracker.feed(line)
     assert tracker.beliefs() == {}
+
+
+def _fixture_log(name: str, role: str) -> BattleTracker:
+    from randbot.inference.replay import load_log
+
+    return replay(load_log(FIXTURES / name), role, setdb=_setdb())
+
+
+def test_team_generator_rule_culls_stealth_rock_from_teammates():
+    tracker = _fixture_log("heuristic-zoroark.log.json.gz", "p1")
+    culled = [
+        b
+        for b in tracker.beliefs().values()
+        if any(w.name == "team:stealthRock" for w in b.weights)
+    ]
+    assert len(culled) >= 3
+    assert "stealthrock" in tracker.belief("Diancie").revealed_moves
+    assert all(
+        "team:stealthRock" not in {w.name for w in b.weights} for b in [tracker.belief("Diancie")]
+    )
+    for belief in culled:
+        with_rock = sum(p for b, p in belief.base() if "stealthrock" in b.moves)
+        prior_rock = sum(p for b, p in belief.prior() if "stealthrock" in b.moves)
+        assert with_rock <= prior_rock
+
+
+def test_resisted_repeat_into_a_new_foe_makes_choice_items_likelier():
+    tracker = _fixture_log("heuristic-zoroark.log.json.gz", "p1")
+    palkia = tracker.belief("Palkia")
+    assert any(w.name.startswith("lock:") and "resists" in w.reason for w in palkia.weights)
+    choice = sum(p for b, p in palkia.base() if b.item.startswith("Choice"))
+    assert choice == pytest.approx(1.0) or choice > sum(
+        p for b, p in palkia.prior() if b.item.startswith("Choice")
+    )
+
+
+def test_move_choices_teach_the_team_player_model():
+    """The maxpower baseline clicks its strongest move: the team's player model stops being 'uniform'."""
+    tracker = _fixture_log("maxpower.log.json.gz", "p1")
+    power, typed, uniform = tracker.team_policy.weights()
+    assert uniform < 0.1 and power + typed > 0.9
+    assert any(
+        e.split(": ")[1].startswith("pick:")
+        for b in tracker.beliefs().values()
+        for e in b.explanations
+    )
+    for belief in tracker.beliefs().values():
+        assert sum(p for _, p in belief.posterior()) == pytest.approx(1.0)

@@ -196,7 +196,7 @@ def evaluate_paths(
     points: list[Point] = []
     for path in paths:
         data = load_log(path)
-        points.extend(evaluate_log(data, path.name, setdb=setdb, roles=tuple(roles), calc=calc))
+        points.extend(evaluate_log(data, str(path), setdb=setdb, roles=tuple(roles), calc=calc))
         if progress is not None:
             progress(path)
     return points
