@@ -24,6 +24,7 @@ SOURCES = {
         "ladder-2691982973-zoroark.txt",
         "play-heuristic-maxpower-17turns.log.json",
         "play-heuristic-maxpower-30turns.log.json",
+        "own-view-p1.log",
     )
 }
 MUTATIONS = 2000
