@@ -302,8 +302,10 @@ class DamageCalc:
             if self._process is not None and self._process.alive():
                 self._simple_call({"op": "reset"})
 
-    def _defs(self, flat: Iterable[int]) -> tuple[dict, list[int]]:
+    def _defs(self, flat: list[int]) -> tuple[dict, list[int]]:
         """Definitions of the handles in `flat` that the Node process has not built yet."""
+        if self._known.issuperset(flat):  # the common case, without building a set
+            return {}, []
         new = [handle for handle in set(flat) - self._known]
         if not new:
             return {}, new
@@ -430,7 +432,10 @@ class DamageCalc:
 
     def _compute(self, keys: list[tuple], ko: bool, describe: bool) -> list[DamageResult]:
         """Ask Node for these (distinct, uncached) keys; cache and return the results."""
-        flat = [handle for key in keys for handle in key[:4]]
+        flat: list[int] = []
+        extend = flat.extend
+        for a, d, v, f, _flags in keys:
+            extend((a, d, v, f))
 
         def build() -> tuple[dict, list[int]]:
             defs, new = self._defs(flat)
@@ -445,10 +450,11 @@ class DamageCalc:
             raise BridgeError(f"the bridge answered {len(rows)} results for {len(keys)} calcs")
         cache = self._cache
         results = []
+        make = tuple.__new__  # DamageResult.from_row, without the method call
         for key, row in zip(keys, rows, strict=True):
             if type(row) is dict:
                 raise CalcError(f"calc failed for {self._describe_key(key)}: {row.get('e')}")
-            result = DamageResult(*row) if describe else DamageResult(*row, None)
+            result = make(DamageResult, row)
             cache[key] = result
             results.append(result)
         while len(cache) > self.cache_size:

@@ -1,43 +1,55 @@
-"""One damage result: small, immutable by convention, cheap to build (thousands per decision)."""
+"""One damage result: immutable, cheap to build (thousands per decision)."""
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import Any
 
 
-class DamageResult:
+class DamageResult(tuple):
     """The calc's answer for one (attacker, defender, move, field).
 
-    `damage` is the calc's raw damage as tuples: 16 rolls, 16 rolls per hit for multi-hit moves,
-    or one number for fixed damage (tuples: results are shared through the cache, and tuples of
-    ints cost the garbage collector nothing). `rolls` is a fresh list of 16 values (per-hit rolls
-    summed roll by roll for multi-hit moves, so its min and max are the calc's range); all zeros
-    when immune.
+    `damage` is the calc's raw damage: 16 rolls, 16 rolls per hit for multi-hit moves, or one
+    number for fixed damage. It is shared through the cache: read it, never mutate it. `rolls`
+    is a fresh list of 16 values (per-hit rolls summed roll by roll for multi-hit moves, so its
+    min and max are the calc's range); all zeros when immune.
+
+    A tuple underneath (damage, max_hp, cur_hp, ko_chance, ko_hits[, description]): the bridge's
+    answer rows become results in one C call, which matters at thousands per decision.
     """
 
-    __slots__ = ("damage", "max_hp", "cur_hp", "ko_chance", "ko_hits", "description")
+    __slots__ = ()
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         damage: Any,
         max_hp: int,
         cur_hp: int,
         ko_chance: float | None,
         ko_hits: int,
         description: str | None = None,
-    ) -> None:
-        if type(damage) is list:
-            damage = (
-                tuple(map(tuple, damage)) if damage and type(damage[0]) is list else tuple(damage)
-            )
-        self.damage = damage
-        self.max_hp = max_hp
-        self.cur_hp = cur_hp
-        # Probability (0..1) of a KO in `ko_hits` hits, from the calc's kochance(); None when the
-        # calc could not say or KO chances were not asked for (ko=False).
-        self.ko_chance = ko_chance
-        self.ko_hits = ko_hits
-        self.description = description
+    ) -> DamageResult:
+        return tuple.__new__(cls, (damage, max_hp, cur_hp, ko_chance, ko_hits, description))
+
+    @classmethod
+    def from_row(cls, row: list) -> DamageResult:
+        """From a bridge answer row (without or with the description)."""
+        return tuple.__new__(cls, row)
+
+    damage = property(itemgetter(0))
+    max_hp = property(itemgetter(1), doc="the defender's max HP")
+    cur_hp = property(itemgetter(2), doc="the defender's current HP")
+    ko_chance = property(
+        itemgetter(3),
+        doc="probability (0..1) of a KO in ko_hits hits, from the calc's kochance(); None when "
+        "the calc could not say or KO chances were not asked for (ko=False)",
+    )
+    ko_hits = property(itemgetter(4))
+
+    @property
+    def description(self) -> str | None:
+        """The calc's one-line description (describe=True), else None."""
+        return self[5] if len(self) > 5 else None
 
     @property
     def rolls(self) -> list[int]:
