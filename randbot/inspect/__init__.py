@@ -1,8 +1,19 @@
 """`randbot inspect`: the predicted enemy sets, turn by turn, for a replay or a battle log.
 
-from randbot.inspect import load, inspect_log
-battle_log = load("tests/fixtures/replays/gen9randombattle-2691947817.json")
-document = inspect_log(battle_log, player="p2", top=3)   # the DESIGN.md inspect shape
+Usage (RANDBOT_REPLAY_BASE changes the replay server, default replay.pokemonshowdown.com):
+
+    randbot inspect https://replay.pokemonshowdown.com/gen9randombattle-2691947817
+    randbot inspect battle.log.json --player both     # server log: both sides, scored vs truth
+    randbot inspect replay.html --turn 12 --top 5
+    randbot inspect replay.json --json > sets.json    # DESIGN.md's inspect shape
+    randbot inspect replay.log --html page.html       # one self-contained page
+    scripts/screenshot_inspect.sh replay.json shot.png 12   # that page in headless Chromium
+
+From Python:
+
+    from randbot.inspect import load, inspect_log
+    battle_log = load("tests/fixtures/replays/ladder-2691947817.json")
+    document = inspect_log(battle_log, player="p2", top=3)
 """
 
 from __future__ import annotations
