@@ -340,7 +340,12 @@ def test_unreachable_server_url() -> None:
     assert f"cannot reach {url}" in _one_line(result)
 
 
-def test_wrong_password(server: LocalShowdown, login_server: FakeLoginServer) -> None:
+def test_wrong_password(
+    server: LocalShowdown, login_server: FakeLoginServer, tmp_path: Path
+) -> None:
+    password_file = tmp_path / "password"
+    password_file.write_text("not-the-password\n")
+    password_file.chmod(0o600)
     before = len(login_server.requests)
     result = randbot_cli(
         "play",
@@ -352,7 +357,8 @@ def test_wrong_password(server: LocalShowdown, login_server: FakeLoginServer) ->
         login_server.auth_url,
         "--ladder",
         "1",
-        env={"RANDBOT_PASSWORD": "not-the-password"},
+        "--password-file",
+        str(password_file),
     )
     assert result.returncode == 5
     assert "wrong password for 'regalice'" in _one_line(result)
