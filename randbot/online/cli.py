@@ -73,7 +73,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--results-log", metavar="FILE", help=f"JSON lines per battle (default {DEFAULT_RESULTS})"
     )
     group.add_argument(
-        "--reconnect-attempts", type=int, default=8, help="reconnects before giving up (default 8)"
+        "--reconnect-attempts",
+        type=int,
+        default=8,
+        metavar="N",
+        help="reconnects before giving up (default 8)",
     )
 
 
