@@ -103,6 +103,16 @@ def process_tree_rss_kb(pid: int) -> int:
     return total
 
 
+def _is_complete_json(path: Path) -> bool:
+    """A cheap test that a JSON object file is fully written: its last byte closes it."""
+    try:
+        with path.open("rb") as file:
+            file.seek(-1, os.SEEK_END)
+            return file.read(1) == b"}"
+    except OSError:  # missing or still empty
+        return False
+
+
 class LocalShowdown:
     """A local Showdown server bound to 127.0.0.1, as a context manager.
 
@@ -225,9 +235,10 @@ class LocalShowdown:
         return sorted(self.battle_log_dir.glob("*/*/*/*.log.json"))
 
     def wait_for_battle_logs(self, count: int, timeout: float = 15.0) -> bool:
-        """Wait until at least `count` battle logs exist: the server writes them after the end."""
+        """Wait until `count` battle logs are complete: the server writes them after the end,
+        and a log may exist for a while before all of it is written."""
         deadline = time.monotonic() + timeout
-        while len(self.battle_logs()) < count:
+        while sum(_is_complete_json(path) for path in self.battle_logs()) < count:
             if time.monotonic() > deadline or not self.is_running():
                 return False
             time.sleep(0.1)
