@@ -19,6 +19,7 @@ class BotConfig:
     )
     tera: bool = True
     use_bridge: bool = True  # @smogon/calc through damagecalc_bridge; off = the Python estimate
+    bridge_max_calcs: int = 250  # new bridge calcs per decision (the rest: the Python estimate)
     top_builds: int = 6  # enemy builds kept per Pokémon (the most likely, renormalised)
     defeat_unseen: str = "prior"  # how the planner counts unseen enemy slots: "ignore" | "prior"
     defeat_when_unseen_at_most: int = (

@@ -1,15 +1,21 @@
 """One place to ask "how much does this move do": the @smogon/calc bridge when available, else Python.
 
-Requests for one decision are collected first and sent in one `damage_many` round-trip (`prefetch`); the
-matchup engine then reads results from the memo. A bridge failure or a near deadline falls back to the
-Python estimate for the rest of the decision, so a decision never waits on Node.
+A decision collects its most important calc requests (the active pair first) and hands them to the
+bridge as one `damage_many` batch on a background thread; it waits for the batch only as long as its
+budget allows. Whatever is not back in time is answered by the Python estimate, and the bridge's answers
+land in the memo for the next decisions (keys leave HP out where damage does not depend on it, so they
+stay valid turn after turn). A decision therefore never waits on Node past its deadline, and a bridge
+failure only means the Python estimate.
 """
 
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from collections import OrderedDict
+from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,62 +45,105 @@ class DamageOracle:
     def __init__(self, calc: Any | None = None, cache_size: int = 200_000) -> None:
         self.calc = calc  # a damagecalc_bridge.DamageCalc, or None for the Python estimate only
         self.cache_size = cache_size
-        self._memo: OrderedDict[Key, Dmg] = OrderedDict()
-        self.bridge_calls = 0
+        self._memo: OrderedDict[Key, Dmg] = OrderedDict()  # answers from the bridge
+        self._py: OrderedDict[Key, Dmg] = OrderedDict()  # answers from the Python estimate
+        self._pending: set[Key] = set()
+        self._lock = threading.Lock()
+        self._pool: ThreadPoolExecutor | None = None
+        self.bridge_batches = 0
+        self.bridge_calcs = 0
         self.bridge_errors = 0
         self.bridge_ms = 0.0
+        self.bridge_hits = 0
+        self.python_hits = 0
+        self.ms_per_calc = 1.0  # running cost of a new calc (adapts to the machine's load)
 
     def get(
         self, attacker: Mon, defender: Mon, move_id: str, field: FieldState, attacker_ours: bool
     ) -> Dmg:
-        key = (attacker, defender, move_id, field, attacker_ours)
+        key = memo_key(attacker, defender, move_id, field, attacker_ours)
         hit = self._memo.get(key)
         if hit is not None:
+            self.bridge_hits += 1
             return hit
-        low, high, mean = estimate(attacker, defender, move_id, field, attacker_ours)
+        self.python_hits += 1
+        hit = self._py.get(key)
+        if hit is not None:
+            return hit
+        low, high, mean = estimate(*key)
         result = Dmg(low, high, mean)
-        self._store(key, result)
+        self._py[key] = result
+        if len(self._py) > self.cache_size:
+            self._py.popitem(last=False)
         return result
 
-    def prefetch(self, keys: list[Key], deadline: float | None = None) -> int:
-        """Fill the memo for `keys` with one bridge round-trip; returns how many came from the bridge."""
+    def prefetch(self, keys: list[tuple], wait_s: float, max_calcs: int = 400) -> int:
+        """Send up to `max_calcs` unanswered requests (most important first) to the bridge and wait
+        at most `wait_s` for them; returns how many were sent."""
         if self.calc is None:
             return 0
-        missing = []
-        seen = set()
-        for raw in keys:
-            key = memo_key(*raw)
-            if key in self._memo or key in seen:
-                continue
-            move = move_facts(key[2])
-            if move is None or not move.is_damaging:
-                continue
-            seen.add(key)
-            missing.append(key)
-        if not missing or (deadline is not None and time.perf_counter() > deadline):
+        missing: list[Key] = []
+        seen: set[Key] = set()
+        with self._lock:
+            for raw in keys:
+                key = memo_key(*raw)
+                if key in self._memo or key in self._pending or key in seen:
+                    continue
+                move = move_facts(key[2])
+                if move is None or not move.is_damaging:
+                    continue
+                seen.add(key)
+                missing.append(key)
+                if len(missing) >= max_calcs:
+                    break
+            self._pending.update(missing)
+        if not missing:
             return 0
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="randbot-calc")
+        future: Future = self._pool.submit(self._run, missing)
+        # Wait only when the batch can be back in time; otherwise do not spend the budget waiting.
+        expected_s = len(missing) * self.ms_per_calc / 1000
+        if expected_s > wait_s:
+            return len(missing)
+        try:
+            future.result(timeout=max(0.0, wait_s))
+        except FutureTimeout:
+            pass  # the answers arrive later and serve the next decisions
+        except Exception:  # noqa: BLE001 - logged in _run; Python answers this decision
+            pass
+        return len(missing)
+
+    def _run(self, missing: list[Key]) -> None:
         started = time.perf_counter()
         try:
             results = self.calc.damage_many([_bridge_request(*k) for k in missing], ko=False)
-        except Exception as exc:  # a calc problem must never cost the decision: Python takes over
+        except Exception as exc:  # a calc problem must never cost a decision: Python takes over
             self.bridge_errors += 1
             log.warning(
-                "bridge batch of %d failed (%s); using the Python estimate", len(missing), exc
+                "bridge batch of %d failed (%s); Python estimate instead", len(missing), exc
             )
-            return 0
-        finally:
-            self.bridge_ms += (time.perf_counter() - started) * 1000
-        self.bridge_calls += 1
-        for key, res in zip(missing, results, strict=False):
-            dmg = _from_bridge(res, key)
-            if dmg is not None:
-                self._store(key, dmg)
-        return len(missing)
+            with self._lock:
+                self._pending.difference_update(missing)
+            return
+        spent = (time.perf_counter() - started) * 1000
+        self.bridge_ms += spent
+        self.ms_per_calc = 0.7 * self.ms_per_calc + 0.3 * spent / len(missing)
+        self.bridge_batches += 1
+        self.bridge_calcs += len(missing)
+        with self._lock:
+            for key, res in zip(missing, results, strict=False):
+                dmg = _from_bridge(res, key)
+                if dmg is not None:
+                    self._memo[key] = dmg
+                    if len(self._memo) > self.cache_size:
+                        self._memo.popitem(last=False)
+            self._pending.difference_update(missing)
 
-    def _store(self, key: Key, value: Dmg) -> None:
-        self._memo[key] = value
-        if len(self._memo) > self.cache_size:
-            self._memo.popitem(last=False)
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
 
 
 # Damage that depends on the HP of either side; for every other move HP is left out of the memo key,

@@ -8,6 +8,8 @@ guard the thesis leaves implicit: a hazard set by a Pokémon about to faint is p
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from randbot.bot.decision import Decision
 from randbot.bot.matchup import hazard_fraction
 from randbot.bot.mon import Mon
@@ -154,7 +156,7 @@ def status_move(t: Tactics) -> str | None:
     return None
 
 
-def discover(t: Tactics, scores: Scores | None, sack_pivot: bool) -> Decision:
+def discover(t: Tactics, scores: Callable[[], Scores] | None, sack_pivot: bool) -> Decision:
     """The Discover phase's choice for a turn where we may move or switch."""
     battle = t.sit.battle
     can_move = bool(battle.available_moves)
@@ -187,7 +189,7 @@ def discover(t: Tactics, scores: Scores | None, sack_pivot: bool) -> Decision:
                 and stay.ttk_ab - stay.ttk_ba >= HOPELESS_TURNS
                 and switches
             ):
-                key = sacrificial_pivot(t, scores, switches)
+                key = sacrificial_pivot(t, scores(), switches)
                 if key is not None:
                     return Decision("switch", key, "discover", "sack-pivot", candidates=candidates)
     if not can_move:

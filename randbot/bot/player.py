@@ -48,6 +48,12 @@ class RandBot(_Base):  # type: ignore[misc, valid-type]
         self.last_payload: dict[str, Any] | None = None
         self.fallbacks = 0
         warm_up(self.format, self.oracle)
+        if hasattr(self, "_inference_setdb_loaded"):
+            # Share our already-loaded set database with the tracker instead of loading it per player.
+            from randbot.bot.beliefs import _setdb
+
+            self._inference_setdb = _setdb(self.format)
+            self._inference_setdb_loaded = True
 
     def _tracker(self, battle: AbstractBattle) -> Any | None:
         tracker = getattr(self, "tracker", None)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from poke_env.battle import Battle
@@ -10,13 +11,15 @@ from randbot.bot.beliefs import Beliefs
 from randbot.bot.config import BotConfig
 from randbot.bot.damage import DamageOracle
 from randbot.bot.decision import Deadline, Decision
+from randbot.bot.defeat import defeat
 from randbot.bot.discover import discover
 from randbot.bot.matchup import MatchupEngine
-from randbot.bot.scores import compute_scores
+from randbot.bot.scores import Scores, compute_scores
 from randbot.bot.situation import Situation, read_situation
 from randbot.bot.tactics import Tactics, agg_key
 
-SWITCH_MARGIN = 0.3  # core policy: a switch must beat staying by this much
+SWITCH_MARGIN = 0.3
+BRIDGE_SHARE = 1 / 3  # core policy: a switch must beat staying by this much
 
 
 def warm_up(battle_format: str, oracle: DamageOracle | None = None) -> None:
@@ -37,7 +40,7 @@ def warm_up(battle_format: str, oracle: DamageOracle | None = None) -> None:
         keys = [
             (a, b, m, FieldState(), True) for a in sample[:4] for b in sample[4:8] for m in a.moves
         ]
-        oracle.prefetch(keys)
+        oracle.prefetch(keys, wait_s=30.0)
 
 
 def phase_of(sit: Situation, config: BotConfig) -> str:
@@ -48,23 +51,28 @@ def phase_of(sit: Situation, config: BotConfig) -> str:
     return "core"
 
 
-def _prefetch(engine: MatchupEngine, sit: Situation, deadline: Deadline, everyone: bool) -> None:
-    """All calc requests of this decision in one bridge round-trip."""
-    if engine.oracle.calc is None:
+def _prefetch(engine: MatchupEngine, sit: Situation, deadline: Deadline, config: BotConfig) -> None:
+    """This decision's calc requests in one bridge round-trip, most important first and capped:
+    the active pair (and its tera form), then our bench against the enemy active. The rest (the
+    planner's other pairings) is the Python estimate, so a decision stays inside its budget."""
+    if engine.oracle.calc is None or sit.enemy_active is None:
         return
     keys: list[tuple] = []
-    enemies = (
-        list(sit.enemies.values()) if everyone else ([sit.enemy_active] if sit.enemy_active else [])
-    )
-    for mon in sit.ours.values():
-        variants = [mon, mon.fresh()]
-        if mon is sit.active and sit.battle.can_tera:
-            variants.append(mon.with_tera())
-        for slot in enemies:
-            for b, _w in slot.builds:
-                for v in variants:
-                    keys += engine.keys(v, b)
-    engine.oracle.prefetch(keys, deadline=deadline.until)
+    builds = sit.enemy_active.builds
+    if sit.active is not None:
+        variants = [sit.active]
+        if sit.battle.can_tera:
+            variants.append(sit.active.with_tera())
+        for v in variants:
+            for b, _w in builds:
+                keys += engine.keys(v, b)
+    for key, mon in sit.ours.items():
+        if key != sit.active_key:
+            for b, _w in builds:
+                keys += engine.keys(mon.fresh(), b)
+    # The decision waits at most a third of its budget for the bridge; late answers serve later turns.
+    wait_s = max(0.0, deadline.until - time.perf_counter()) * BRIDGE_SHARE
+    engine.oracle.prefetch(keys, wait_s=wait_s, max_calcs=config.bridge_max_calcs)
 
 
 def decide(
@@ -80,22 +88,21 @@ def decide(
         return blind_entry(sit, oracle)
     engine = MatchupEngine(oracle, sit.field)
     phase = phase_of(sit, config)
-    _prefetch(engine, sit, deadline, everyone=phase == "defeat" or config.sack_pivot)
+    _prefetch(engine, sit, deadline, config)
     tactics = Tactics(engine, sit, config, deadline)
     assumed = {"species": sit.enemy_active.top.name, **sit.enemy_active.guesses[0].describe()}
     forced = bool(battle.force_switch) or (
         not battle.available_moves and bool(battle.available_switches)
     )
     if phase == "defeat":
-        from randbot.bot.defeat import defeat
-
         decision = defeat(tactics, config, forced)
     elif forced:
         decision = best_entry(tactics, phase)
     elif phase == "discover":
-        scores = None
-        if config.sack_pivot:
-            scores = compute_scores(engine, sit.ours, {k: s.builds for k, s in sit.enemies.items()})
+
+        def scores() -> Scores:  # only the sacrificial pivot needs them: computed on demand
+            return compute_scores(engine, sit.ours, {k: s.builds for k, s in sit.enemies.items()})
+
         decision = discover(tactics, scores, config.sack_pivot)
     else:
         decision = core(tactics)
