@@ -1,0 +1,85 @@
+"""The Defeat planner: alpha-beta with a transposition table gives plain minimax's values."""
+
+from __future__ import annotations
+
+import math
+
+import networkx as nx
+
+from randbot.bot.decision import Deadline
+from randbot.bot.defeat import Planner, fight
+from randbot.bot.phantom import Rates
+
+
+def figure_33() -> dict[tuple[str, str], Rates]:
+    """After the thesis's figure 3.3: Charizard beats Roserade; Kyogre and Azumarill both beat it;
+    their second Pokémon, Rhyperior, is beaten by Kyogre but not by Azumarill."""
+    return {
+        ("roserade", "charizard"): Rates(0.3, 0.9, False),
+        ("kyogre", "charizard"): Rates(0.7, 0.35, True),
+        ("azumarill", "charizard"): Rates(0.6, 0.2, False),
+        ("roserade", "rhyperior"): Rates(0.9, 0.5, True),
+        ("kyogre", "rhyperior"): Rates(0.9, 0.3, True),
+        ("azumarill", "rhyperior"): Rates(0.35, 0.45, False),
+    }
+
+
+def plain_minimax(rates, ours, theirs, i, j, depth):
+    ours, theirs = dict(ours), dict(theirs)
+    if not ours or not theirs or depth <= 0:
+        margin = (sum(ours.values()) - sum(theirs.values())) / 6
+        return margin + (1 if not theirs else -1 if not ours else 0)
+    if i is None:
+        return max(plain_minimax(rates, ours, theirs, k, j, depth) for k in ours)
+    if j is None:
+        return min(plain_minimax(rates, ours, theirs, i, k, depth) for k in theirs)
+    out = fight(rates[(i, j)], ours[i], theirs[j])
+    if out is None:
+        margin = (sum(ours.values()) - sum(theirs.values())) / 6
+        return margin
+    step = 0.05
+    if out.ours_wins:
+        ours[i] = round(out.ours_hp / step) * step
+        del theirs[j]
+        return plain_minimax(rates, ours, theirs, i, None, depth - 1)
+    theirs[j] = round(out.theirs_hp / step) * step
+    del ours[i]
+    return plain_minimax(rates, ours, theirs, None, j, depth - 1)
+
+
+def test_planner_matches_plain_minimax_and_finds_the_winning_order():
+    rates = figure_33()
+    ours = (("azumarill", 1.0), ("kyogre", 1.0))  # Roserade has fainted to Charizard
+    theirs = (("charizard", 0.75), ("rhyperior", 1.0))
+    planner = Planner(rates, Deadline(5000), max_depth=8)
+    values = {}
+    for k, _ in ours:
+        values[k] = planner.search(ours, theirs, k, "charizard", 8, -math.inf, math.inf, None, k)
+        assert abs(values[k] - plain_minimax(rates, ours, theirs, k, "charizard", 8)) < 1e-9
+    assert all(v > 1.0 for v in values.values())  # either order wins: Kyogre finishes Rhyperior
+    worse = dict(rates)
+    worse[("kyogre", "charizard")] = Rates(
+        0.3, 0.6, False
+    )  # now Kyogre must be saved for Rhyperior
+    planner = Planner(worse, Deadline(5000), max_depth=8)
+    kyo = planner.search(ours, theirs, "kyogre", "charizard", 8, -math.inf, math.inf, None, "k")
+    azu = planner.search(ours, theirs, "azumarill", "charizard", 8, -math.inf, math.inf, None, "a")
+    assert azu > 1.0 > kyo
+
+
+def test_tree_is_kept_as_an_inspectable_graph():
+    planner = Planner(figure_33(), Deadline(5000), max_depth=8)
+    ours = (("azumarill", 1.0), ("kyogre", 1.0), ("roserade", 1.0))
+    theirs = (("charizard", 1.0), ("rhyperior", 1.0))
+    planner.search(ours, theirs, None, "charizard", 8, -math.inf, math.inf, None, "root")
+    g = planner.graph
+    assert g.number_of_nodes() > 5
+    assert nx.is_directed_acyclic_graph(g)
+    assert all("value" in g.nodes[n] for n in g.nodes)
+
+
+def test_fight_speed_order_decides_an_even_trade():
+    even = Rates(0.5, 0.5, True)
+    assert fight(even, 1.0, 1.0).ours_wins
+    assert not fight(Rates(0.5, 0.5, False), 1.0, 1.0).ours_wins
+    assert fight(Rates(0.0, 0.0, True), 1.0, 1.0) is None

@@ -1,0 +1,116 @@
+"""The matchup engine on hand-built states (Python damage estimate: no Node needed)."""
+
+from __future__ import annotations
+
+from randbot.bot.damage import DamageOracle
+from randbot.bot.field import FieldState
+from randbot.bot.matchup import MatchupEngine, hazard_fraction
+from randbot.bot.mon import Mon, raw_stats
+from randbot.bot.movefacts import species_entry
+from randbot.bot.pydamage import estimate
+
+
+def mon(
+    species: str,
+    level: int,
+    moves: tuple[str, ...],
+    item: str = "",
+    ability: str = "",
+    hp: float = 1.0,
+) -> Mon:
+    entry = species_entry(species)
+    stats = raw_stats(entry["baseStats"], level)
+    return Mon(
+        species=species,
+        name=entry["name"],
+        level=level,
+        base_types=tuple(t.upper() for t in entry["types"]),
+        tera_type=None,
+        terastallized=False,
+        stats=stats,  # type: ignore[arg-type]
+        hp=max(1, round(stats[0] * hp)),
+        boosts=(0, 0, 0, 0, 0),
+        status=None,
+        item=item,
+        ability=ability,
+        moves=moves,
+        weight=float(entry.get("weightkg", 50)),
+    )
+
+
+def engine() -> MatchupEngine:
+    return MatchupEngine(DamageOracle(None), FieldState())
+
+
+GARCHOMP = mon(
+    "garchomp", 77, ("earthquake", "outrage", "stoneedge", "swordsdance"), "lifeorb", "roughskin"
+)
+HEATRAN = mon(
+    "heatran",
+    80,
+    ("magmastorm", "earthpower", "flashcannon", "stealthrock"),
+    "leftovers",
+    "flashfire",
+)
+
+
+def test_super_effective_attacker_wins_and_picks_its_best_move():
+    e = engine()
+    duel = e.duel(GARCHOMP, HEATRAN)
+    assert duel.a_wins
+    assert duel.first_action in ("earthquake", "swordsdance")
+    assert duel.ttk_ab <= 2
+    assert not e.duel(HEATRAN, GARCHOMP).a_wins
+
+
+def test_immunity_gives_zero_damage():
+    gengar = mon("gengar", 80, ("shadowball",))
+    snorlax = mon("snorlax", 80, ("bodyslam",))
+    assert estimate(gengar, snorlax, "shadowball", FieldState(), True) == (0, 0, 0.0)
+    assert estimate(snorlax, gengar, "bodyslam", FieldState(), True) == (0, 0, 0.0)
+
+
+def test_every_check_is_a_counter_and_an_extra_hit_can_break_a_counter():
+    e = engine()
+    seen_counter_not_check = False
+    for hp in [x / 20 for x in range(1, 21)]:
+        ours = mon("garchomp", 77, GARCHOMP.moves, "lifeorb", "roughskin", hp=hp)
+        builds = [(HEATRAN, 1.0)]
+        check, counter = e.is_check(ours, builds), e.is_counter(ours, builds)
+        assert not check or counter
+        seen_counter_not_check |= counter and not check
+    assert seen_counter_not_check
+
+
+def test_priority_finishes_a_faster_low_enemy():
+    e = engine()
+    scizor = mon("scizor", 80, ("bulletpunch", "closecombat"), "choiceband", "technician")
+    weak = mon("dragapult", 76, ("dragondarts", "shadowball"), hp=0.1)
+    duel = e.duel(scizor, weak, first=None)
+    assert duel.a_wins and duel.first_action == "bulletpunch"
+
+
+def test_setup_plan_is_simulated():
+    e = engine()
+    dnite = mon(
+        "dragonite",
+        74,
+        ("dragondance", "outrage", "earthquake", "extremespeed"),
+        "heavydutyboots",
+        "multiscale",
+    )
+    blissey = mon(
+        "blissey", 85, ("seismictoss", "softboiled", "thunderwave"), "heavydutyboots", "naturalcure"
+    )
+    plain, setup = e.duel(dnite, blissey, plans=(0,)), e.duel(dnite, blissey, plans=(1,))
+    assert setup.first_action == "dragondance" and setup.plan == "setup1"
+    assert setup.ttk_ab < plain.ttk_ab  # the boost is simulated: fewer hits needed after it
+    assert setup.a_wins
+
+
+def test_stealth_rock_hurts_charizard_a_quarter():
+    zard = mon("charizard", 85, ("flamethrower",), "leftovers", "blaze")
+    field = FieldState(ours=FieldState().ours.__class__(stealth_rock=True))
+    assert abs(hazard_fraction(zard, field, ours=True) - 0.5) < 1e-9
+    boots = mon("charizard", 85, ("flamethrower",), "heavydutyboots", "blaze")
+    assert hazard_fraction(boots, field, ours=True) == 0.0

@@ -1,0 +1,119 @@
+"""RandBot's decisions on battles recorded from the real local server (tests/fixtures/bot)."""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Iterator
+from pathlib import Path
+
+import orjson
+import pytest
+from poke_env.battle import Battle
+
+from randbot.bot.config import BotConfig
+from randbot.bot.player import RandBot
+
+FIXTURES = Path(__file__).parent / "fixtures" / "bot"
+IGNORED = {"t:", "expire", "uhtmlchange", "tempnotify", "tempnotifyoff"}
+
+
+def load(name: str = "battles-vs-heuristic.json") -> dict:
+    return json.loads((FIXTURES / name).read_text())
+
+
+def decision_points(record: dict) -> Iterator[Battle]:
+    """Yields the battle at every request that asks us for a choice (after poke-env parsed it)."""
+    battle = Battle(record["tag"], record["username"], logging.getLogger("replay"), gen=9)
+    for chunk in record["messages"]:
+        for split in chunk[1:]:
+            if not split or len(split) == 1:
+                continue
+            if split[1] == "":
+                battle.parse_message(split)
+            elif split[1] in IGNORED:
+                continue
+            elif split[1] == "request":
+                if split[2]:
+                    request = orjson.loads(split[2])
+                    battle.parse_request(request)
+                    if not request.get("wait") and not request.get("teamPreview"):
+                        yield battle
+            elif split[1] in ("win", "tie", "error", "bigerror", "showteam"):
+                continue
+            else:
+                battle.parse_message(split)
+
+
+REQUIRED = {"battle", "turn", "phase", "rule", "choice", "candidates", "assumed", "ms"}
+
+
+@pytest.fixture(scope="module")
+def bot() -> RandBot:
+    return RandBot(
+        battle_format="gen9randombattle",
+        start_listening=False,
+        bot_config=BotConfig(use_bridge=False),
+    )
+
+
+@pytest.mark.parametrize(
+    "config", [{}, {"discover": False}, {"defeat": False}, {"inference": False}]
+)
+def test_every_decision_is_legal_and_logged(config, caplog):
+    player = RandBot(
+        battle_format="gen9randombattle",
+        start_listening=False,
+        bot_config=BotConfig(use_bridge=False).with_overrides(config),
+    )
+    caplog.set_level(logging.INFO, logger="randbot.decision")
+    decisions = 0
+    for record in load()["battles"]:
+        for battle in decision_points(record):
+            order = player.choose_move(battle)
+            msg = order.message
+            assert msg.startswith("/choose ")
+            if msg.startswith("/choose switch"):
+                assert any(
+                    msg.endswith(" " + p.name) or p.name in msg for p in battle.available_switches
+                )
+            elif msg.startswith("/choose move"):
+                ids = {m.id for m in battle.available_moves}
+                assert msg.split()[2] in ids
+            payload = player.last_payload
+            assert payload is not None and REQUIRED <= set(payload)
+            assert payload["phase"] != "fallback", payload
+            decisions += 1
+    assert decisions > 60
+    assert player.fallbacks == 0
+    lines = [json.loads(r.getMessage()) for r in caplog.records if r.name == "randbot.decision"]
+    assert len(lines) == decisions
+
+
+def test_decisions_stay_inside_the_budget(bot):
+    slow = []
+    for record in load()["battles"]:
+        for battle in decision_points(record):
+            bot.choose_move(battle)
+            slow.append(bot.last_payload["ms"])
+    slow.sort()
+    assert slow[len(slow) // 2] < bot.bot_config.budget_ms
+    assert slow[-1] < 4 * bot.bot_config.budget_ms  # the deadline is honoured up to one step
+
+
+def test_forced_switch_after_a_faint_picks_a_legal_switch(bot):
+    seen = 0
+    for record in load()["battles"]:
+        for battle in decision_points(record):
+            if battle.force_switch and battle.available_switches:
+                order = bot.choose_move(battle)
+                assert order.message.startswith("/choose switch")
+                seen += 1
+    assert seen >= 3
+
+
+def test_imports():
+    import randbot
+    import randbot.bot
+
+    assert randbot.RandBot is randbot.bot.RandBot is RandBot
