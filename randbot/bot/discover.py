@@ -18,7 +18,8 @@ from randbot.bot.pydamage import is_grounded, speed
 from randbot.bot.scores import Scores
 from randbot.bot.tactics import Tactics, agg_key
 
-HOPELESS_TURNS = 2  # the enemy outlasts us by this many turns: the matchup is hopeless
+HOPELESS_TURNS = 2
+MIN_HEAL = 0.25  # the enemy outlasts us by this many turns: the matchup is hopeless
 
 
 def guaranteed_ko(t: Tactics) -> str | None:
@@ -72,7 +73,8 @@ def heal_move(t: Tactics) -> str | None:
         healed = min(facts.heal, 1.0 - active.hp_fraction)
         if move_id == "rest":
             healed = 1.0 - active.hp_fraction
-        if healed > incoming and incoming < active.hp_fraction:
+        # A heal worth a turn: more than the expected hit, and a real amount (no loops at 95% HP).
+        if healed > incoming and healed >= MIN_HEAL and incoming < active.hp_fraction:
             return move_id
     return None
 

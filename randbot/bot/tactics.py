@@ -130,7 +130,8 @@ class Tactics:
 
 
 def _move_key(e: MoveEval) -> tuple:
-    return (round(e.value, 3), e.agg.p_win, -e.agg.ttk_ab)
+    # Ties (e.g. every move loses the same way) go to the move that does the most damage now.
+    return (round(e.value, 3), e.agg.p_win, -e.agg.ttk_ab, 1.0 - e.agg.b_hp)
 
 
 def _key_of(sit: Situation, poke) -> str | None:
