@@ -130,7 +130,7 @@ class Tactics:
 
 
 def _move_key(e: MoveEval) -> tuple:
-    # Ties (e.g. every move loses the same way) go to the move that does the most damage now.
+    # Ties (e.g. every move loses the same way) go to the move that leaves the enemy lowest.
     return (round(e.value, 3), e.agg.p_win, -e.agg.ttk_ab, 1.0 - e.agg.b_hp)
 
 
