@@ -193,7 +193,7 @@ def report_only(args: argparse.Namespace) -> int:
     against each of them, played at different times."""
     if not args.out:
         raise RandbotError("--report needs --out DIR for the combined results")
-    configs, events, seconds = [], [], 0.0
+    configs, events, seconds, restarts = [], [], 0.0, 0
     for folder in args.report:
         found = ResultLog(Path(folder) / "battles.jsonl").read()
         if not found or found[0].get("event") != "config":
@@ -201,7 +201,9 @@ def report_only(args: argparse.Namespace) -> int:
         configs.append(found[0])
         events.extend(found)
         with contextlib.suppress(OSError, ValueError, KeyError):
-            seconds += json.loads((Path(folder) / "results.json").read_text())["seconds"]
+            finished = json.loads((Path(folder) / "results.json").read_text())
+            seconds += finished["seconds"]
+            restarts += finished.get("restarts", 0)
     formats = {c["format"] for c in configs}
     if len(formats) > 1:
         raise RandbotError(
@@ -218,7 +220,7 @@ def report_only(args: argparse.Namespace) -> int:
     summary = Summary.from_events(events, players)
     played = summary.total_battles
     run_info = {"seconds": round(seconds, 1), "battles_per_second": round(played / seconds, 3) if seconds else 0.0,
-                "sources": [str(f) for f in args.report]}  # fmt: skip
+                "sources": [str(f) for f in args.report], "restarts": restarts}  # fmt: skip
     document = json_document(summary, {**config, "seed": config["seed"][0]}, run_info)
     document["seed"] = config["seed"]
     _emit(document, Path(args.out), args.json)
