@@ -180,6 +180,17 @@ def main() -> int:
                     report["memory_timeline"].append(
                         {"t": round(time.time() - started), "battles": count, **memory(server)}
                     )
+                    # A partial report, so a run stopped early still leaves its figures.
+                    partial = {
+                        **report,
+                        "partial": True,
+                        "battles_so_far": count,
+                        "exceptions_logged": dict(counter.by_logger),
+                        "stalled_so_far": len(ours_client.watcher.in_progress()),
+                    }
+                    Path(args.out).with_suffix(".partial.json").write_text(
+                        json.dumps(partial, indent=2, default=str)
+                    )
 
         threading.Thread(target=monitor, daemon=True).start()
         theirs_future = asyncio.run_coroutine_threadsafe(
