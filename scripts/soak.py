@@ -186,7 +186,7 @@ def main() -> int:
                         "partial": True,
                         "battles_so_far": count,
                         "exceptions_logged": dict(counter.by_logger),
-                        "stalled_so_far": len(ours_client.watcher.in_progress()),
+                        "in_progress": len(ours_client.watcher.in_progress()),
                     }
                     Path(args.out).with_suffix(".partial.json").write_text(
                         json.dumps(partial, indent=2, default=str)
