@@ -87,6 +87,7 @@ def _sample(battle_format: str) -> tuple[Mon, ...]:
 
 
 _phantom_cache: dict[tuple[str, Mon], Rates] = {}
+_PHANTOM_CACHE_LIMIT = 5_000  # one entry per (format, our fresh Pokémon): bounded for long runs
 
 
 def phantom_rates(engine: MatchupEngine, battle_format: str, ours: Mon) -> Rates:
@@ -105,5 +106,7 @@ def phantom_rates(engine: MatchupEngine, battle_format: str, ours: Mon) -> Rates
         first += speed(base, FieldState(), True) > speed(enemy, FieldState(), False)
     n = max(1, len(sample))
     rates = Rates(deal / n, take / n, first / n >= 0.5)
+    if len(_phantom_cache) >= _PHANTOM_CACHE_LIMIT:
+        _phantom_cache.clear()
     _phantom_cache[key] = rates
     return rates
