@@ -6,7 +6,7 @@ import asyncio
 import concurrent.futures
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -71,6 +71,23 @@ class MatchResult:
         }
 
 
+def poll_until_done(future: concurrent.futures.Future, interval: float = 0.5) -> Iterator[None]:
+    """Yield every `interval` seconds until `future` completes (its exception propagates)."""
+    while True:
+        try:
+            future.result(timeout=interval)
+            return
+        except concurrent.futures.TimeoutError:
+            yield
+
+
+def battle_bar(total: int, description: str, progress: bool) -> tqdm:
+    """The progress bar every battle loop shows on stderr."""
+    return tqdm(
+        total=total, desc=description, unit="battle", disable=not progress, dynamic_ncols=True
+    )
+
+
 def _records(player: Player) -> list[BattleRecord]:
     if isinstance(player, GuardedPlayer):
         return player.records
@@ -109,20 +126,9 @@ def run_match(
     future = asyncio.run_coroutine_threadsafe(
         player.battle_against(opponent, n_battles=n_battles), POKE_LOOP
     )
-    bar = tqdm(
-        total=n_battles,
-        desc=f"{player_name} vs {opponent_name}",
-        unit="battle",
-        disable=not progress,
-        dynamic_ncols=True,
-    )
+    bar = battle_bar(n_battles, f"{player_name} vs {opponent_name}", progress)
     try:
-        while True:
-            try:
-                future.result(timeout=0.5)
-                break
-            except concurrent.futures.TimeoutError:
-                pass
+        for _ in poll_until_done(future):
             records = _records(player)[first_record:]
             reported = _report_new(records, reported, on_battle)
             elapsed = max(time.monotonic() - started, 1e-9)

@@ -81,7 +81,7 @@ def try_websocket_login(url: str, timeout: float = 3.0) -> bool:
                         ws.send(f"|/trn {name},0,")
                     elif line.startswith("|updateuser|") and line[12:].strip().startswith(name):
                         return True
-    except (OSError, TimeoutError, Exception):  # any failure means "not ready yet"
+    except Exception:  # any failure (refused, closed, timed out) means "not ready yet"
         return False
     return False
 

@@ -10,7 +10,6 @@ a stall watchdog, and the client's failure (login, lost connection) raised as on
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import logging
 import time
 from collections.abc import Coroutine
@@ -20,8 +19,8 @@ from typing import Any
 from poke_env.concurrency import POKE_LOOP
 from poke_env.data import to_id_str
 from poke_env.player import Player
-from tqdm import tqdm
 
+from randbot.harness import battle_bar, poll_until_done
 from randbot.online.client import ReconnectingClient, event
 from randbot.online.errors import RefusedError
 from randbot.stats import timing_summary
@@ -257,20 +256,9 @@ def run_session(
     lost_before = len(results.tally.lost)
     outcomes_before = dict(results.tally.outcomes)
     stalled: set[str] = set()
-    bar = tqdm(
-        total=n_battles,
-        desc=f"{mode} as {client.username}",
-        unit="battle",
-        disable=not progress,
-        dynamic_ncols=True,
-    )
+    bar = battle_bar(n_battles, f"{mode} as {client.username}", progress)
     try:
-        while True:
-            try:
-                future.result(timeout=0.5)
-                break
-            except concurrent.futures.TimeoutError:
-                pass
+        for _ in poll_until_done(future):
             bar.n = results.count - first
             bar.set_postfix(
                 wins=results.tally.outcomes["win"],
