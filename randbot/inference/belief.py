@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from randbot.inference.builds import Build, prior_for, stand_in_build
+from randbot.inference.situation import Situation
 
 log = logging.getLogger("randbot.inference")
 
@@ -57,6 +58,7 @@ class Decision:
     stint: int
     turn: int
     ratios: tuple[float, float] = (1.0, 1.0)  # (atk/def, spa/spd) of user over target, base stats
+    situation: Situation | None = None  # the board when the player chose (scripted player models)
 
 
 @dataclass
@@ -205,6 +207,7 @@ class EnemyBelief:
                     decision.user_types,
                     decision.target_types,
                     decision.ratios,
+                    decision.situation,
                 )
             ):
                 totals[k] += value

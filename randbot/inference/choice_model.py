@@ -3,25 +3,40 @@
 Players click strong moves: a build holding a move that would clearly have been a better click than the
 one chosen is less likely. How a player values moves is unknown, so the tracker keeps a posterior over a
 few player models, shared by the whole enemy team (one player controls them all):
-- "power": prefers raw base power (a player who clicks the biggest number),
-- "typed": base power x STAB x type effectiveness x accuracy (a player who knows the type chart),
+- "power": poke-env's MaxBasePowerPlayer, replayed exactly (scripted_players): it clicks the highest base
+  power, so a build whose other move has more base power would have clicked that one;
+- "heuristic": poke-env's SimpleHeuristicsPlayer, replayed exactly on the board at the start of the turn
+  (hazards first, then base power x STAB x stat estimate x accuracy x hits x type multiplier);
+- "typed": base power x STAB x type effectiveness x accuracy x stat ratio, soft (value ** BETA), for
+  damage-minded players we cannot replay (humans, our own bot); a status move is worth as much as the
+  build's best attack when it would do something (a hazard the foe lacks, a status on a healthy foe,
+  healing when hurt, a screen not up, Defog with hazards on our side, a boost not yet stacked), next to
+  nothing when it would be wasted (a second Stealth Rock, Recover at full HP, Thunder Wave on an
+  Electric type), and a middling 40 otherwise (Protect, Taunt…);
 - "uniform": clicks say nothing (a player we cannot model; keeps the mixture from ruling anything out).
-Each model gives P(chosen | build) proportional to value(move) ** BETA among the build's moves.
+The scripted models are near-deterministic: P(chosen | build) = (1 - EPSILON) x [chosen is one of the
+moves the script would click] / (how many tie) + EPSILON / (number of moves), so a build that disagrees
+with the script is only made unlikely, never impossible, and a player who is not that script quickly
+loses the model's weight. A choice-item build repeating its previous move was forced: P = 1.
 """
 
 from __future__ import annotations
 
 import math
-from functools import cache
+from functools import cache, lru_cache
 
 from randbot.inference.builds import Build
-from randbot.inference.dexdata import _data, move_entry
+from randbot.inference.dexdata import _data, move_category, move_entry
+from randbot.inference.scripted_players import heuristic_picks, max_power_picks
+from randbot.inference.situation import HAZARDS, SCREENS, Situation
 
 BETA = 8.0
+EPSILON = 0.05  # how often a scripted model allows a click it would not make
 STATUS_VALUE = {"power": 1.0, "typed": 40.0}  # what a status move is worth to each model
 VARIABLE_POWER = 60.0  # moves whose power depends on weight, HP, level…
-POLICIES = ("power", "typed", "uniform")
-POLICY_PRIOR = (0.3, 0.3, 0.4)
+POLICIES = ("power", "heuristic", "typed", "uniform")
+POLICY_PRIOR = (0.15, 0.15, 0.3, 0.4)
+SCRIPTED = ("power", "heuristic")
 
 
 @cache
@@ -33,7 +48,7 @@ def _effectiveness(move_type: str, defender_types: tuple[str, ...]) -> float:
     return result
 
 
-@cache
+@lru_cache(maxsize=100_000)
 def move_value(
     move_id: str,
     user_types: tuple[str, ...],
@@ -64,7 +79,7 @@ def move_value(
     return max(power, 1.0)
 
 
-@cache
+@lru_cache(maxsize=200_000)
 def _log_likelihood(
     moves: tuple[str, ...],
     used: str,
@@ -72,12 +87,72 @@ def _log_likelihood(
     target_types: tuple[str, ...],
     policy: str,
     ratios: tuple[float, float],
+    situation: Situation | None,
 ) -> float:
     if policy == "uniform" or not moves or used not in moves:
         return 0.0
-    values = [move_value(m, user_types, target_types, policy, ratios) ** BETA for m in moves]
-    chosen = move_value(used, user_types, target_types, policy, ratios) ** BETA
-    return math.log(chosen / sum(values) * len(moves))
+    if policy in SCRIPTED:
+        if situation is None:  # no board to replay the script on: the click says nothing
+            return 0.0
+        picks = max_power_picks(moves) if policy == "power" else heuristic_picks(moves, situation)
+        hit = (1.0 - EPSILON) / len(picks) if used in picks else 0.0
+        return math.log(len(moves) * (hit + EPSILON / len(moves)))
+    raw = {m: move_value(m, user_types, target_types, policy, ratios) for m in moves}
+    if situation is not None and policy == "typed":
+        best = max((v for m, v in raw.items() if move_category(m) != "Status"), default=40.0)
+        for m in moves:
+            if move_category(m) == "Status":
+                raw[m] = status_value(m, situation, target_types, best)
+    values = [raw[m] ** BETA for m in moves]
+    return math.log(raw[used] ** BETA / sum(values) * len(moves))
+
+
+USELESS = 1.0
+
+
+def status_value(
+    move_id: str, situation: Situation, target_types: tuple[str, ...], best: float
+) -> float:
+    """What a status move is worth on this board to a sensible player (see the module docstring)."""
+    entry = move_entry(move_id) or {}
+    middling = STATUS_VALUE["typed"]
+    if move_id in HAZARDS:
+        useful = move_id not in situation.foe_hazards and situation.foe_alive >= 2
+        return best if useful else USELESS
+    if move_id in ("defog", "tidyup"):
+        return best if situation.own_hazards else middling
+    if entry.get("sideCondition") in SCREENS:
+        return USELESS if entry["sideCondition"] in situation.own_screens else best
+    status = entry.get("status")
+    if status:
+        if situation.foe_statused or _immune(entry, status, target_types):
+            return USELESS
+        return best
+    if entry.get("flags", {}).get("heal") and entry.get("target") == "self":
+        if situation.own_hp >= 1.0:
+            return USELESS
+        return best if situation.own_hp <= 0.6 else middling
+    boosts = entry.get("boosts") if entry.get("target") == "self" else None
+    if boosts and any(v > 0 for v in boosts.values()):
+        stacked = min(situation.boost("own", k) for k, v in boosts.items() if v > 0)
+        if stacked >= 6:
+            return USELESS
+        return best if stacked < 2 else middling
+    return middling
+
+
+def _immune(entry: dict, status: str, target_types: tuple[str, ...]) -> bool:
+    """Type immunities to a status move (abilities aside): the click would be wasted."""
+    types = set(target_types)
+    if entry.get("flags", {}).get("powder") and "Grass" in types:
+        return True
+    if status == "par":
+        return "Electric" in types or (entry.get("type") == "Electric" and "Ground" in types)
+    if status == "brn":
+        return "Fire" in types
+    if status in ("psn", "tox"):
+        return bool(types & {"Poison", "Steel"})
+    return False
 
 
 def log_likelihoods(
@@ -86,10 +161,21 @@ def log_likelihoods(
     user_types: tuple[str, ...],
     target_types: tuple[str, ...],
     ratios: tuple[float, float] = (1.0, 1.0),
+    situation: Situation | None = None,
 ) -> tuple[float, ...]:
     """log P(the player picked `used` | the build's moves) under each model (times a shared constant)."""
+    if (
+        situation is not None
+        and situation.previous == used
+        and used in build.moves
+        and build.item.startswith("Choice")
+    ):
+        # Locked by its choice item: the click was forced, whatever the player's model.
+        forced = math.log(len(build.moves))
+        return tuple(0.0 if k == "uniform" else forced for k in POLICIES)
     return tuple(
-        _log_likelihood(build.moves, used, user_types, target_types, k, ratios) for k in POLICIES
+        _log_likelihood(build.moves, used, user_types, target_types, k, ratios, situation)
+        for k in POLICIES
     )
 
 

@@ -43,6 +43,7 @@ class ActiveState:
     volatiles: set[str] = field(default_factory=set)
     item_lost_this_stay: bool = False
     speed_uncertain: bool = False  # a boost we cannot follow (Psych Up, swaps…)
+    decided: set = field(default_factory=set)  # (move, board) clicks already counted as evidence
 
 
 @dataclass

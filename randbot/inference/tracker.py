@@ -6,6 +6,7 @@ feed() only updates state and adds rules; posteriors are computed lazily by the 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 from collections.abc import Iterable
@@ -30,6 +31,7 @@ from randbot.inference.protocol import (
     species_key,
     split_line,
 )
+from randbot.inference.situation import HAZARDS, Situation
 from randbot.inference.speed import SpeedCheck
 from randbot.inference.state import ActiveState, FieldState, MonState
 
@@ -90,6 +92,10 @@ class BattleTracker:
         self._orb_seen: set[str] = set()
         self._speed = SpeedCheck(self)
         self.lines_seen = 0
+        # The board at the start of this turn, as the enemy player saw it when choosing.
+        self._board: tuple[str, str, Situation] | None = (
+            None  # (enemy nickname, our nickname, board)
+        )
 
     # --- public ---------------------------------------------------------------------------------
     @property
@@ -260,6 +266,36 @@ class BattleTracker:
         self._healed_this_turn.clear()
         self._heal_blocked.clear()
         self._residual_hp.clear()
+        self._board = self._snapshot_board()
+
+    def _snapshot_board(self) -> tuple[str, str, Situation] | None:
+        """What the enemy player sees as it chooses this turn's move (cheap: a few dict reads)."""
+        enemy, ours = self.enemy_role, self.our_role
+        if enemy is None or ours is None:
+            return None
+        theirs_active, ours_active = self.active.get(enemy), self.active.get(ours)
+        if theirs_active is None or ours_active is None:
+            return None
+        theirs_state = self.mons.get((enemy, theirs_active.key))
+        ours_state = self.mons.get((ours, ours_active.key))
+        if theirs_state is None or ours_state is None:
+            return None
+        conditions = self.field.side_conditions
+        board = Situation(
+            own_species=theirs_state.shown_species or theirs_state.species,
+            own_types=_types_of(theirs_state),
+            own_boosts=_boost_key(theirs_active.boosts),
+            foe_species=ours_state.shown_species or ours_state.species,
+            foe_types=_types_of(ours_state),
+            foe_boosts=_boost_key(ours_active.boosts),
+            foe_hazards=frozenset(h for h in HAZARDS if conditions[ours].get(h)),
+            own_side_any=bool(conditions[enemy]),
+            own_alive=6
+            - sum(1 for (side, _), m in self.mons.items() if side == enemy and m.fainted),
+            foe_alive=6
+            - sum(1 for (side, _), m in self.mons.items() if side == ours and m.fainted),
+        )
+        return theirs_active.key, ours_active.key, board
 
     # --- switching ------------------------------------------------------------------------------
     def _on_switch(self, fields: list[str], tags: Tags) -> None:
@@ -413,17 +449,33 @@ class BattleTracker:
         target = self.mons.get((self.our_role, ours.key)) if ours else None
         if target is None or target.fainted:
             return
-        target_types = (
-            (target.terastallized,) if target.terastallized else species_types(target.species)
-        )
+        board = self._board
+        situation = None
+        if board is not None and board[0] == active.key:
+            # Judge the click against what the player saw when it chose (our Pokémon then, not now).
+            situation = dataclasses.replace(board[2], previous=_previous_move(active))
+            chosen_against = self.mons.get((self.our_role, board[1]))
+            if chosen_against is not None:
+                target = chosen_against
+        target_types = _types_of(target)
         user_types = (state.terastallized,) if state.terastallized else species_types(state.species)
-        # Only clicks in a new situation (first of a stay, or a new foe) count: a repeated click may be
-        # forced by a choice item, and counting it for other builds only would favour choice items.
-        if len(active.targets) >= 2 and active.targets[-2] == target.species:
+        if situation is not None:
+            user_types = situation.own_types
+        # A click repeated on the same board adds nothing new (the same player, the same choice); a
+        # forced repeat of a choice item is handled by the models through `situation.previous`.
+        key = (move_id, board[2] if situation is not None and board else target.species)
+        if key in active.decided:
             return
+        active.decided.add(key)
         ratios = stat_ratios(state.shown_species or state.species, target.species)
         decision = Decision(
-            move_id, tuple(user_types), tuple(target_types), active.stint, self.turn, ratios
+            move_id,
+            tuple(user_types),
+            tuple(target_types),
+            active.stint,
+            self.turn,
+            ratios,
+            situation,
         )
         belief.add_decision(decision, target.species)
 
@@ -1252,6 +1304,21 @@ class BattleTracker:
         if belief is not None:
             mold = self._our_ability_is("moldbreaker", "teravolt", "turboblaze")
             inf.ko_from_full_rules_out_sash(belief, watch["move"], mold, watch["stint"], self.turn)
+
+
+def _types_of(state: MonState) -> tuple[str, ...]:
+    if state.terastallized:
+        return (state.terastallized,)
+    return species_types(state.shown_species or state.species) or species_types(state.species)
+
+
+def _boost_key(boosts: dict[str, int]) -> tuple[tuple[str, int], ...]:
+    return tuple(sorted((k, v) for k, v in boosts.items() if v))
+
+
+def _previous_move(active: ActiveState) -> str:
+    """The move used just before the current one in this stay (what a choice item would lock)."""
+    return active.moves_used[-2] if len(active.moves_used) >= 2 else ""
 
 
 def _refresh_facts(belief: EnemyBelief) -> None:

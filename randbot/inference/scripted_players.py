@@ -1,0 +1,116 @@
+"""The move rules of poke-env's scripted players, replayed on a candidate build.
+
+Given a build's four moves and the board the player saw, each function returns the moves that player
+would click (more than one when it ties; the tie goes to whichever comes first in the set, an order we
+cannot see). Read from poke_env/player/baselines.py (poke-env 0.10):
+- MaxBasePowerPlayer: the move with the highest base power (status moves and variable-power moves,
+  such as Low Kick, have base power 0);
+- SimpleHeuristicsPlayer: first an entry hazard the foe lacks while it has >= 3 Pokémon, or Rapid Spin /
+  Defog while its own side has any side condition and >= 2 Pokémon; otherwise the highest
+  base power x STAB x stat estimate x accuracy x expected hits x type multiplier. Its setup rule
+  compares the move's Target enum with the string "self", which never holds, so it never fires.
+Move data comes from poke-env's Move, as the players themselves read it.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from poke_env.battle.move import Move
+from poke_env.battle.move_category import MoveCategory
+
+from randbot.inference.dexdata import _data
+from randbot.inference.situation import HAZARDS, Situation
+
+_REMOVAL = ("rapidspin", "defog")
+_TIE = 1e-9
+
+
+@lru_cache(maxsize=4096)
+def _move(move_id: str) -> Move | None:
+    try:
+        move = Move(move_id, 9)
+        move.entry  # noqa: B018 - raises for moves poke-env does not know
+    except Exception:  # noqa: BLE001 - an unknown move simply scores nothing
+        return None
+    return move
+
+
+def base_power(move_id: str) -> float:
+    move = _move(move_id)
+    return float(move.base_power) if move is not None else 0.0
+
+
+def _best(scores: dict[str, float]) -> frozenset[str]:
+    top = max(scores.values())
+    return frozenset(m for m, s in scores.items() if s >= top - _TIE * max(1.0, abs(top)))
+
+
+def max_power_picks(moves: tuple[str, ...]) -> frozenset[str]:
+    """What MaxBasePowerPlayer clicks among these moves."""
+    return _best({m: base_power(m) for m in moves})
+
+
+def _stat_estimate(base: int, boost: int) -> float:
+    # poke-env's formula, including its +1 boost counted as x2 (boost > 1 is the only "positive" case).
+    factor = (2 + boost) / 2 if boost > 1 else 2 / (2 - boost)
+    return ((2 * base + 31) + 5) * factor
+
+
+@lru_cache(maxsize=8192)
+def _ratios(situation: Situation) -> tuple[float, float]:
+    from randbot.inference.dexdata import species_entry
+
+    own, foe = species_entry(situation.own_species), species_entry(situation.foe_species)
+    if not own or not foe:
+        return (1.0, 1.0)
+    a, d = own["baseStats"], foe["baseStats"]
+
+    def ratio(attack: str, defence: str) -> float:
+        return _stat_estimate(a[attack], situation.boost("own", attack)) / _stat_estimate(
+            d[defence], situation.boost("foe", defence)
+        )
+
+    return (ratio("atk", "def"), ratio("spa", "spd"))
+
+
+def _multiplier(move_type: str, defender_types: tuple[str, ...]) -> float:
+    if move_type in ("???", "Stellar") or not defender_types or defender_types[0] == "Stellar":
+        return 1.0
+    chart = _data().type_chart
+    result = 1.0
+    for defender in defender_types:
+        result *= chart.get(defender.upper(), {}).get(move_type.upper(), 1.0)
+    return result
+
+
+def heuristic_score(move_id: str, situation: Situation) -> float:
+    """SimpleHeuristicsPlayer's damage score of one move on this board."""
+    move = _move(move_id)
+    if move is None:
+        return 0.0
+    physical, special = _ratios(situation)
+    move_type = move.entry.get("type", "???")
+    stab = 1.5 if move_type in situation.own_types else 1.0
+    ratio = physical if move.category == MoveCategory.PHYSICAL else special
+    return (
+        move.base_power
+        * stab
+        * ratio
+        * move.accuracy
+        * move.expected_hits
+        * _multiplier(move_type, situation.foe_types)
+    )
+
+
+def heuristic_picks(moves: tuple[str, ...], situation: Situation) -> frozenset[str]:
+    """What SimpleHeuristicsPlayer clicks among these moves on this board."""
+    forced = set()
+    for move in moves:
+        if move in HAZARDS and situation.foe_alive >= 3 and move not in situation.foe_hazards:
+            forced.add(move)
+        elif move in _REMOVAL and situation.own_side_any and situation.own_alive >= 2:
+            forced.add(move)
+    if forced:
+        return frozenset(forced)
+    return _best({m: heuristic_score(m, situation) for m in moves})

@@ -1,0 +1,44 @@
+"""What the enemy player saw when it chose a move: the board at the start of the turn.
+
+A player picks its move when the turn begins, before either side acts, so a move's evidence is judged
+against that board (our Pokémon, boosts, hazards), not against the board when the move runs: if we
+switch or terastallize first, the enemy still chose against the Pokémon it saw before.
+Frozen and hashable so the choice models can cache their answers per situation.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# Hazards the poke-env heuristic lays while the foe has >= 3 Pokémon left and the hazard is missing.
+HAZARDS = ("spikes", "stealthrock", "stickyweb", "toxicspikes")
+SCREENS = ("reflect", "lightscreen", "auroraveil")
+
+
+@dataclass(frozen=True)
+class Situation:
+    own_species: str  # the chooser (enemy Pokémon), as shown on the field
+    own_types: tuple[str, ...]  # tera-aware
+    own_boosts: tuple[tuple[str, int], ...]
+    foe_species: str  # our Pokémon it faced
+    foe_types: tuple[str, ...]
+    foe_boosts: tuple[tuple[str, int], ...]
+    foe_hazards: frozenset[str]  # hazards already on our side
+    own_side_any: (
+        bool  # any side condition on the chooser's side (triggers the heuristic's removal)
+    )
+    own_alive: int  # chooser's team members not fainted (out of 6)
+    foe_alive: int  # our team members not fainted (out of 6)
+    previous: str = ""  # the move this Pokémon used just before in the same stay (choice lock)
+    own_hazards: frozenset[str] = (
+        frozenset()
+    )  # hazards on the chooser's side (Defog is worth a click)
+    own_screens: frozenset[str] = frozenset()  # reflect / lightscreen / auroraveil already up
+    own_hp: float = 1.0  # the chooser's HP fraction, to a tenth (healing is worth a click when low)
+    foe_statused: bool = False  # our Pokémon already has a major status (a status move is wasted)
+
+    def boost(self, side: str, stat: str) -> int:
+        for name, value in self.own_boosts if side == "own" else self.foe_boosts:
+            if name == stat:
+                return value
+        return 0
