@@ -117,7 +117,8 @@ class LocalShowdown:
     """A local Showdown server bound to 127.0.0.1, as a context manager.
 
     `battle_log_dir`, when given, receives the server's full battle logs (`*.log.json`, with
-    both teams' true sets) under `YYYY-MM/<format>/YYYY-MM-DD/`.
+    both teams' true sets) under `YYYY-MM/<format>/YYYY-MM-DD/`. `battle_seed`, when given, seeds
+    the n-th battle the server creates from (seed, n): same seed, same teams in the same order.
     """
 
     def __init__(
@@ -126,12 +127,14 @@ class LocalShowdown:
         battle_log_dir: str | os.PathLike | None = None,
         ready_timeout: float = 60.0,
         room_expire_seconds: float = 15.0,
+        battle_seed: str | int | None = None,
     ) -> None:
         self.requested_port = port
         self.port: int | None = None
         self.battle_log_dir = Path(battle_log_dir) if battle_log_dir else None
         self.ready_timeout = ready_timeout
         self.room_expire_seconds = room_expire_seconds
+        self.battle_seed = None if battle_seed is None else str(battle_seed)
         self.process: subprocess.Popen | None = None
         self._output: collections.deque[str] = collections.deque(maxlen=40)
         self._scratch: tempfile.TemporaryDirectory | None = None
@@ -164,6 +167,10 @@ class LocalShowdown:
             env["RANDBOT_SHOWDOWN_BATTLE_LOGS"] = "1"
         else:
             env.pop("RANDBOT_SHOWDOWN_BATTLE_LOGS", None)
+        if self.battle_seed is not None:
+            env["RANDBOT_SHOWDOWN_BATTLE_SEED"] = self.battle_seed
+        else:
+            env.pop("RANDBOT_SHOWDOWN_BATTLE_SEED", None)
         self.port = port
         self.process = subprocess.Popen(
             [node, "pokemon-showdown", "start", "--skip-build", "--no-security", str(port)],

@@ -34,6 +34,40 @@ exports.handlers = {
 	},
 };
 
+// Seeded battles (`randbot play --seed`): the n-th battle this server creates gets a seed derived
+// from the base seed and n, so two runs with the same seed deal the same teams in the same order.
+// Paired comparisons of two players then differ only by their decisions, not by their luck of the draw.
+if (process.env.RANDBOT_SHOWDOWN_BATTLE_SEED) {
+	const base = String(process.env.RANDBOT_SHOWDOWN_BATTLE_SEED);
+	const crypto = require('crypto');
+	const seedOf = (text) => {
+		const digest = crypto.createHash('sha256').update(text).digest();
+		return [0, 2, 4, 6].map(i => digest.readUInt16BE(i)).join(',');
+	};
+	// Battles run in this process (subprocesses 0): each player's random team is drawn from a seed
+	// derived from the battle's own seed and the player's slot, instead of a fresh random one.
+	const {Battle} = require('../dist/sim/battle');
+	const getTeam = Battle.prototype.getTeam;
+	Battle.prototype.getTeam = function (options) {
+		if (options && !options.team && !options.seed) {
+			const slot = this.sides.filter(Boolean).length;
+			options.seed = seedOf(`${this.prng.startingSeed}:team:${slot}`);
+		}
+		return getTeam.call(this, options);
+	};
+	let created = 0;
+	const install = () => {
+		if (typeof Rooms === 'undefined' || !Rooms.createBattle) return void setTimeout(install, 20);
+		const createBattle = Rooms.createBattle;
+		Rooms.createBattle = function (options, ...rest) {
+			created++;
+			if (options && !options.seed && !options.inputLog) options.seed = seedOf(`${base}:${created}`);
+			return createBattle.call(this, options, ...rest);
+		};
+	};
+	setTimeout(install, 0);
+}
+
 // Tests log in to registered names through a local stand-in login server
 // (randbot/online/fakelogin.py); its public key lets this server verify the assertions it signs.
 if (process.env.RANDBOT_SHOWDOWN_LOGIN_PUBLIC_KEY) {

@@ -165,3 +165,38 @@ def test_finished_battle_rooms_are_freed_soon_after_the_end():
         assert _room_exists(server.websocket_url, tags[-1])  # kept a moment for the log
         time.sleep(7)
         assert [_room_exists(server.websocket_url, tag) for tag in tags] == [False, False]
+
+
+def _seeded_teams(seed: str | None, tmp_path: Path, n_battles: int) -> dict[str, tuple]:
+    import json
+    import logging
+
+    from randbot.harness import run_match
+    from randbot.players import make_player
+
+    logs = tmp_path / f"logs-{seed}-{time.monotonic_ns()}"
+    with LocalShowdown(battle_log_dir=logs, battle_seed=seed) as server:
+        common = {
+            "server_configuration": server.server_configuration,
+            "log_level": logging.CRITICAL,
+        }
+        player, opponent = make_player("random", **common), make_player("random", **common)
+        assert run_match(player, opponent, n_battles, progress=False).battles == n_battles
+        assert server.wait_for_battle_logs(n_battles)
+        teams = {}
+        for path in server.battle_logs():
+            log = json.loads(path.read_text())
+            number = path.name.rsplit("-", 1)[1].split(".")[0]
+            teams[number] = tuple(
+                tuple(p["species"] for p in log[side]) for side in ("p1team", "p2team")
+            )
+        return teams
+
+
+def test_battle_seed_deals_the_same_teams_in_the_same_order(tmp_path):
+    first = _seeded_teams("7", tmp_path, 3)
+    again = _seeded_teams("7", tmp_path, 3)
+    other = _seeded_teams("8", tmp_path, 3)
+    assert len(first) == 3
+    assert first == again
+    assert all(first[n] != other[n] for n in first)

@@ -33,6 +33,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--save-logs", metavar="DIR", help="keep the server's full battle logs")
     parser.add_argument(
+        "--seed",
+        help="seed the embedded server's battles: the same seed deals the same teams in the same "
+        "order (for paired comparisons of two players)",
+    )
+    parser.add_argument(
         "--stall-seconds",
         type=float,
         default=180.0,
@@ -54,6 +59,8 @@ def _validate(args: argparse.Namespace) -> str:
     player_class(args.opponent)
     if args.server and args.save_logs:
         raise RandbotError("--save-logs needs the embedded server (leave out --server)")
+    if args.server and args.seed is not None:
+        raise RandbotError("--seed needs the embedded server (leave out --server)")
     return check_format(args.format)
 
 
@@ -69,7 +76,9 @@ def run(args: argparse.Namespace) -> int:
         else:
             if args.save_logs:
                 Path(args.save_logs).mkdir(parents=True, exist_ok=True)
-            server = stack.enter_context(LocalShowdown(battle_log_dir=args.save_logs))
+            server = stack.enter_context(
+                LocalShowdown(battle_log_dir=args.save_logs, battle_seed=args.seed)
+            )
             logs_before = len(server.battle_logs())
             url = server.websocket_url
         common = {
