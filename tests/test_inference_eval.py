@@ -15,7 +15,7 @@ FIXTURES = Path(__file__).parent / "fixtures" / "inference"
 def test_predict_eval_json_scores_posterior_against_prior(capsys):
     assert main(["predict-eval", str(FIXTURES), "--json"]) == 0
     summary = json.loads(capsys.readouterr().out)
-    assert summary["logs"] == 2 and summary["points"] > 50
+    assert summary["logs"] == 3 and summary["points"] > 50
     over = summary["over_turns"]
     for aspect in ("item", "moves", "ability", "tera", "build"):
         for which in ("posterior", "prior"):

@@ -128,12 +128,18 @@ class EnemyBelief:
 
     def add_decision(self, decision: Decision, opponent: str) -> None:
         self.decisions.append(decision)
-        self._explain(
-            f"pick:t{decision.turn}:{decision.used}",
-            f"chose {decision.used} against {opponent}",
-            decision.turn,
-            0,
-        )
+        board = decision.situation
+        why = f"chose {decision.used} against {opponent}"
+        if board is not None:
+            # What the player models will weigh: the board it chose on (see choice_model).
+            why += (
+                f" at the start of the turn (our hazards {sorted(board.foe_hazards) or 'none'}, "
+                f"{board.foe_alive} of ours left, its boosts {dict(board.own_boosts) or 'none'}"
+                + (f", after {board.previous}" if board.previous else "")
+                + "): builds whose other moves a scripted or damage-minded player would have"
+                " clicked instead become less likely"
+            )
+        self._explain(f"pick:t{decision.turn}:{decision.used}", why, decision.turn, 0)
         self.invalidate()
 
     def take_stint_evidence(self, stint: int) -> tuple[list[Rule], list[Weight], list[Decision]]:

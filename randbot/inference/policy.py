@@ -7,16 +7,21 @@ is counted twice (see choice_model for the models).
 
 from __future__ import annotations
 
+import json
+import logging
 import math
 
 from randbot.inference.belief import EnemyBelief
-from randbot.inference.choice_model import POLICY_PRIOR
+from randbot.inference.choice_model import POLICIES, POLICY_PRIOR
+
+log = logging.getLogger("randbot.inference")
 
 
 class TeamPolicy:
     def __init__(self) -> None:
         self.members: dict[str, EnemyBelief] = {}
         self._busy = False
+        self._top: str | None = None  # the most likely model last logged
 
     def join(self, belief: EnemyBelief) -> None:
         self.members[belief.species_id] = belief
@@ -35,15 +40,37 @@ class TeamPolicy:
 
     def weights_without(self, belief: EnemyBelief) -> list[float]:
         logs = [math.log(p) for p in POLICY_PRIOR]
+        clicks = 0
         for other in self.members.values():
             if other is belief or not other.decisions:
                 continue
+            clicks += len(other.decisions)
             for k, value in enumerate(other.policy_marginals()):
                 logs[k] += value
         top = max(logs)
         weights = [math.exp(v - top) for v in logs]
         total = sum(weights)
-        return [w / total for w in weights]
+        weights = [w / total for w in weights]
+        self._log_top(weights, clicks)
+        return weights
+
+    def _log_top(self, weights: list[float], clicks: int) -> None:
+        """One log line whenever the most likely player model (from some members' clicks) changes."""
+        best = POLICIES[max(range(len(weights)), key=weights.__getitem__)]
+        if best == self._top or clicks == 0:
+            return
+        self._top = best
+        log.info(
+            "%s",
+            json.dumps(
+                {
+                    "inference": "player-model",
+                    "model": best,
+                    "weights": {k: round(w, 3) for k, w in zip(POLICIES, weights, strict=True)},
+                    "because": f"{clicks} move choices of the enemy team fit it best",
+                }
+            ),
+        )
 
     def weights(self) -> list[float]:
         """The posterior over player models from every member (for logs and reports)."""
