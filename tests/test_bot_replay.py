@@ -117,3 +117,41 @@ def test_imports():
     import randbot.bot
 
     assert randbot.RandBot is randbot.bot.RandBot is RandBot
+
+
+def test_a_switch_in_after_our_pivot_takes_the_hit_of_an_enemy_yet_to_move():
+    """Recorded: our U-turn/Volt Switch before the enemy moved; the switch-in is not a free entry."""
+    player = RandBot(
+        battle_format="gen9randombattle",
+        start_listening=False,
+        bot_config=BotConfig(use_bridge=False),
+    )
+    record = load("pivot-vs-heuristic.json")["battles"][0]
+    player._note_actions(record["messages"][0])  # (the battle's first chunk names the room)
+    pivots = faints = 0
+    battle = Battle(record["tag"], record["username"], logging.getLogger("replay"), gen=9)
+    for chunk in record["messages"]:
+        player._note_actions(chunk)
+        for split in chunk[1:]:
+            if len(split) < 2 or split[1] in IGNORED or split[1] in ("win", "tie", "showteam"):
+                continue
+            if split[1] != "request":
+                battle.parse_message(split)
+                continue
+            if not split[2]:
+                continue
+            request = orjson.loads(split[2])
+            battle.parse_request(request)
+            if request.get("wait") or not battle.force_switch:
+                continue
+            active_alive = battle.active_pokemon is not None and not battle.active_pokemon.fainted
+            to_move = player._enemy_to_move(battle)
+            player.choose_move(battle)
+            if to_move:
+                pivots += 1
+                assert active_alive
+                assert player.last_payload["rule"] in ("best-pivot-entry", "plan-entry")
+            elif not active_alive:
+                faints += 1
+                assert player.last_payload["rule"] != "best-pivot-entry"
+    assert pivots >= 1 and faints >= 1

@@ -29,6 +29,9 @@ class BotConfig:
     )
     sack_pivot: bool = True  # the sacrificial pivot rule when hopeless
     planner_depth: int = 8  # faints looked ahead by the minimax tree
+    pivot_entry_hit: bool = (
+        True  # after our pivot, the switch-in takes the hit of an enemy yet to move
+    )
     planner_engine: bool = True  # pairings fought by the matchup engine (off: per-turn rates only)
 
     def to_dict(self) -> dict:

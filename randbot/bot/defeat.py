@@ -282,7 +282,7 @@ def defeat(t: Tactics, config: BotConfig, forced: bool) -> Decision:
     options: list[tuple[str, callable]] = []
     for key, mon in switchable.items():
         pre = hazard_fraction(mon, sit.field, ours=True)
-        if not forced:
+        if not forced or sit.enemy_to_move:
             pre += t.engine.incoming(t.enemy, mon.fresh())
         hp = _q(mon.hp_fraction - pre)
 

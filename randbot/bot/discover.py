@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from poke_env.battle import Effect
+
 from randbot.bot.decision import Decision
 from randbot.bot.matchup import hazard_fraction
 from randbot.bot.mon import Mon
@@ -63,7 +65,7 @@ def heal_move(t: Tactics) -> str | None:
     """Rule 2: heal when it restores more than the enemy is expected to take this turn."""
     active = t.sit.active
     assert active is not None
-    if active.hp_fraction >= 1.0:
+    if active.hp_fraction >= 1.0 or _heal_blocked(t):
         return None
     incoming = t.engine.incoming(t.enemy, active)
     for move_id in t.available_moves():
@@ -80,6 +82,18 @@ def heal_move(t: Tactics) -> str | None:
 
 
 HAZARD_REMOVAL = ("rapidspin", "defog", "mortalspin", "tidyup")
+BOUNCE_RISK = 0.25  # a hazard is not worth a turn when it may come back to our side
+
+
+def _heal_blocked(t: Tactics) -> bool:
+    """Psychic Noise and friends: a recovery move would fail this turn."""
+    poke = t.sit.battle.active_pokemon
+    return poke is not None and Effect.HEAL_BLOCK in poke.effects
+
+
+def _bounce_chance(t: Tactics) -> float:
+    """How likely the enemy active reflects our hazard with Magic Bounce."""
+    return sum(w for b, w in t.enemy if b.ability == "magicbounce")
 
 
 def field_move(t: Tactics, enemies_left: int) -> str | None:
@@ -96,7 +110,12 @@ def field_move(t: Tactics, enemies_left: int) -> str | None:
         facts = move_facts(move_id)
         if facts is None or facts.side_condition is None:
             continue
-        if facts.is_hazard and enemies_left >= 2 and not field.theirs.has(facts.side_condition):
+        if (
+            facts.is_hazard
+            and enemies_left >= 2
+            and not field.theirs.has(facts.side_condition)
+            and _bounce_chance(t) < BOUNCE_RISK
+        ):
             return move_id
         if facts.is_screen and not field.ours.has(facts.side_condition):
             return move_id

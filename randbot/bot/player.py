@@ -47,6 +47,9 @@ class RandBot(_Base):  # type: ignore[misc, valid-type]
         self.oracle = DamageOracle(calc=calc)
         self.last_payload: dict[str, Any] | None = None
         self.fallbacks = 0
+        self._acted_this_turn: dict[
+            str, set[str]
+        ] = {}  # battle tag -> sides ("p1"/"p2") that acted
         warm_up(self.format, self.oracle)
         if hasattr(self, "_inference_setdb_loaded"):
             # Share our already-loaded set database with the tracker instead of loading it per player.
@@ -64,13 +67,55 @@ class RandBot(_Base):  # type: ignore[misc, valid-type]
         except Exception:  # noqa: BLE001 - a tracker problem must not cost the decision
             return None
 
+    async def _handle_battle_message(self, split_messages: list[list[str]]) -> None:
+        try:
+            self._note_actions(split_messages)
+        except Exception:  # noqa: BLE001 - bookkeeping must never break poke-env's processing
+            log.exception("action bookkeeping failed")
+        await super()._handle_battle_message(split_messages)
+
+    def _note_actions(self, split_messages: list[list[str]]) -> None:
+        """Which sides have acted since the last `|turn|`: a mid-turn switch request after our own
+        U-turn or Volt Switch means the enemy may still hit whoever comes in."""
+        if not split_messages or not split_messages[0]:
+            return
+        tag = split_messages[0][0].lstrip(">").strip()
+        if not tag.startswith("battle-"):
+            return
+        acted = self._acted_this_turn.setdefault(tag, set())
+        for fields in split_messages[1:]:
+            if len(fields) < 3:
+                continue
+            if fields[1] == "turn":
+                acted.clear()
+            elif fields[1] in ("move", "switch", "cant") and fields[2][:2] in ("p1", "p2"):
+                acted.add(fields[2][:2])
+            elif fields[1] == "win" or fields[1] == "tie":
+                self._acted_this_turn.pop(tag, None)
+                return
+
+    def _enemy_to_move(self, battle: Battle) -> bool:
+        if not battle.force_switch or battle.player_role not in ("p1", "p2"):
+            return False
+        active = battle.active_pokemon
+        if active is None or active.fainted:
+            return False  # a faint: replacements come at the end of the turn
+        enemy = "p2" if battle.player_role == "p1" else "p1"
+        return enemy not in self._acted_this_turn.get(battle.battle_tag, set())
+
     def choose_move(self, battle: AbstractBattle) -> BattleOrder:
         deadline = Deadline(self.bot_config.budget_ms)
         if not isinstance(battle, Battle):
             return self.choose_random_move(battle)
         try:
             decision = decide(
-                battle, self.beliefs, self.oracle, self.bot_config, deadline, self._tracker(battle)
+                battle,
+                self.beliefs,
+                self.oracle,
+                self.bot_config,
+                deadline,
+                self._tracker(battle),
+                self._enemy_to_move(battle),
             )
             order = self._order(battle, decision)
         except Exception as exc:  # noqa: BLE001 - never stall a battle: a safe order instead

@@ -82,8 +82,9 @@ def decide(
     config: BotConfig,
     deadline: Deadline,
     tracker: Any | None,
+    enemy_to_move: bool = False,
 ) -> Decision:
-    sit = read_situation(battle, beliefs, tracker)
+    sit = read_situation(battle, beliefs, tracker, enemy_to_move and config.pivot_entry_hit)
     if sit.enemy_active is None:
         return blind_entry(sit, oracle)
     engine = MatchupEngine(oracle, sit.field)
@@ -133,7 +134,8 @@ def blind_entry(sit: Situation, oracle: DamageOracle) -> Decision:
 
 
 def best_entry(t: Tactics, phase: str) -> Decision:
-    entries = t.entry_evals()
+    # After our own pivot the enemy may still move this turn: the switch-in takes its hit.
+    entries = t.switch_evals() if t.sit.enemy_to_move else t.entry_evals()
     if not entries:
         return Decision("move", "", phase, "no-switch")
     key, _agg = max(entries, key=lambda ka: agg_key(ka[1]))
@@ -141,7 +143,7 @@ def best_entry(t: Tactics, phase: str) -> Decision:
         "switch",
         key,
         phase,
-        "best-entry",
+        "best-pivot-entry" if t.sit.enemy_to_move else "best-entry",
         candidates=[(f"switch {k}", a.margin) for k, a in entries],
     )
 

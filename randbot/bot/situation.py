@@ -40,6 +40,8 @@ class Situation:
     enemies: dict[str, EnemySlot]  # every seen enemy still standing
     enemy_active: EnemySlot | None
     unseen: int  # enemy slots not yet revealed
+    # The enemy has not acted yet this turn: a switch-in now (after our U-turn, Volt Switch…) takes its hit.
+    enemy_to_move: bool = False
 
     @property
     def bench(self) -> dict[str, Mon]:
@@ -71,7 +73,9 @@ def _enemy_slot(
     return EnemySlot(key, poke, builds, guesses)
 
 
-def read_situation(battle: Battle, beliefs: Beliefs, tracker: Any | None) -> Situation:
+def read_situation(
+    battle: Battle, beliefs: Beliefs, tracker: Any | None, enemy_to_move: bool = False
+) -> Situation:
     ours: dict[str, Mon] = {}
     active_key = None
     for key, poke in battle.team.items():
@@ -98,4 +102,5 @@ def read_situation(battle: Battle, beliefs: Beliefs, tracker: Any | None) -> Sit
         enemies=enemies,
         enemy_active=enemy_active,
         unseen=max(0, TEAM_SIZE - len(battle.opponent_team)),
+        enemy_to_move=enemy_to_move and enemy_active is not None,
     )
