@@ -28,6 +28,10 @@ class BotConfig:
         0  # planner takes over once at most this many enemies are unseen
     )
     sack_pivot: bool = True  # the sacrificial pivot rule when hopeless
+    field_rule: bool = True  # Discover rule 3: hazards and screens
+    status_rule: bool = True  # Discover rule 4: inflict status
+    # No check to switch to: switch anyway when a switch beats the best move clearly (core's rule).
+    discover_better_switch: bool = False
     planner_depth: int = 8  # faints looked ahead by the minimax tree
     pivot_entry_hit: bool = (
         True  # after our pivot, the switch-in takes the hit of an enemy yet to move

@@ -21,6 +21,7 @@ from randbot.bot.scores import Scores
 from randbot.bot.tactics import Tactics, agg_key
 
 HOPELESS_TURNS = 2
+SWITCH_MARGIN = 0.3  # no check to switch to: a switch must beat the best move by this much
 MIN_HEAL = 0.25  # the enemy outlasts us by this many turns: the matchup is hopeless
 
 
@@ -177,7 +178,12 @@ def status_move(t: Tactics) -> str | None:
     return None
 
 
-def discover(t: Tactics, scores: Callable[[], Scores] | None, sack_pivot: bool) -> Decision:
+def discover(
+    t: Tactics,
+    scores: Callable[[], Scores] | None,
+    sack_pivot: bool,
+    better_switch: bool = False,
+) -> Decision:
     """The Discover phase's choice for a turn where we may move or switch."""
     battle = t.sit.battle
     can_move = bool(battle.available_moves)
@@ -189,8 +195,8 @@ def discover(t: Tactics, scores: Callable[[], Scores] | None, sack_pivot: bool) 
             enemies_left = len(t.sit.enemies) + t.sit.unseen
             for rule, pick in (
                 ("2-heal", heal_move(t)),
-                ("3-field", field_move(t, enemies_left)),
-                ("4-status", status_move(t)),
+                ("3-field", field_move(t, enemies_left) if t.config.field_rule else None),
+                ("4-status", status_move(t) if t.config.status_rule else None),
             ):
                 if pick is not None:
                     return Decision("move", pick, "discover", rule)
@@ -204,6 +210,14 @@ def discover(t: Tactics, scores: Callable[[], Scores] | None, sack_pivot: bool) 
             if checks:
                 key, _agg = max(checks, key=lambda ka: agg_key(ka[1]))
                 return Decision("switch", key, "discover", "switch-to-check", candidates=candidates)
+            if better_switch and switches and can_move:
+                key, agg = max(switches, key=lambda ka: agg_key(ka[1]))
+                best, evals = t.best_move(allow_tera=t.config.tera and battle.can_tera)
+                if agg.margin > best.value + SWITCH_MARGIN:
+                    candidates += [(e.label, e.value) for e in evals]
+                    return Decision(
+                        "switch", key, "discover", "better-switch", candidates=candidates
+                    )
             if (
                 sack_pivot
                 and scores is not None

@@ -104,7 +104,7 @@ def decide(
         def scores() -> Scores:  # only the sacrificial pivot needs them: computed on demand
             return compute_scores(engine, sit.ours, {k: s.builds for k, s in sit.enemies.items()})
 
-        decision = discover(tactics, scores, config.sack_pivot)
+        decision = discover(tactics, scores, config.sack_pivot, config.discover_better_switch)
     else:
         decision = core(tactics)
     decision.assumed = assumed
