@@ -17,7 +17,7 @@ import pytest
 
 from randbot.inference import BattleTracker
 from randbot.inference.builds import Build
-from randbot.inference.choice_model import POLICIES, log_likelihoods, status_value
+from randbot.inference.choice_model import POLICIES, USELESS_SHARE, log_likelihoods, status_value
 from randbot.inference.protocol import species_key
 from randbot.inference.replay import load_log, replay, true_team
 from randbot.inference.scripted_players import heuristic_picks, heuristic_score, max_power_picks
@@ -196,11 +196,17 @@ def test_status_moves_are_worth_a_click_only_when_they_would_do_something():
     assert status_value("stealthrock", _BOARD, ("Flying", "Steel"), 150.0) == 150.0
     assert (
         status_value("stealthrock", _board(foe_hazards=frozenset({"stealthrock"})), (), 150.0)
-        == 1.0
+        == USELESS_SHARE * 150.0
     )
-    assert status_value("thunderwave", _BOARD, ("Electric",), 150.0) == 1.0
-    assert status_value("thunderwave", _board(foe_statused=True), ("Water",), 150.0) == 1.0
+    assert status_value("thunderwave", _BOARD, ("Electric",), 150.0) == USELESS_SHARE * 150.0
+    assert (
+        status_value("thunderwave", _board(foe_statused=True), ("Water",), 150.0)
+        == USELESS_SHARE * 150.0
+    )
     assert status_value("willowisp", _BOARD, ("Water",), 150.0) == 150.0
-    assert status_value("recover", _BOARD, (), 150.0) == 1.0  # full HP
+    assert status_value("recover", _BOARD, (), 150.0) == USELESS_SHARE * 150.0  # full HP
     assert status_value("recover", _board(own_hp=0.4), (), 150.0) == 150.0
-    assert status_value("swordsdance", _board(own_boosts=(("atk", 6),)), (), 150.0) == 1.0
+    assert (
+        status_value("swordsdance", _board(own_boosts=(("atk", 6),)), (), 150.0)
+        == USELESS_SHARE * 150.0
+    )

@@ -7,7 +7,7 @@ few player models, shared by the whole enemy team (one player controls them all)
   power, so a build whose other move has more base power would have clicked that one;
 - "heuristic": poke-env's SimpleHeuristicsPlayer, replayed exactly on the board at the start of the turn
   (hazards first, then base power x STAB x stat estimate x accuracy x hits x type multiplier);
-- "typed": base power x STAB x type effectiveness x accuracy x stat ratio, soft (value ** BETA), for
+- "typed": base power x STAB x type effectiveness x accuracy x stat ratio, soft (value ** BETA, plus TREMBLE), for
   damage-minded players we cannot replay (humans, our own bot); a status move is worth as much as the
   build's best attack when it would do something (a hazard the foe lacks, a status on a healthy foe,
   healing when hurt, a screen not up, Defog with hazards on our side, a boost not yet stacked), next to
@@ -30,8 +30,12 @@ from randbot.inference.dexdata import _data, move_category, move_entry
 from randbot.inference.scripted_players import heuristic_picks, max_power_picks
 from randbot.inference.situation import HAZARDS, SCREENS, Situation
 
-BETA = 8.0
+BETA = 2.0  # soft: measured on 120 battles, damage-minded players (our bot) often click a non-best move
 EPSILON = 0.05  # how often a scripted model allows a click it would not make
+TREMBLE = 0.1  # how often the typed model allows any click at all (bounds what one odd click costs)
+USELESS_SHARE = (
+    0.1  # a wasted status move is worth this share of the best attack to the typed model
+)
 STATUS_VALUE = {"power": 1.0, "typed": 40.0}  # what a status move is worth to each model
 VARIABLE_POWER = 60.0  # moves whose power depends on weight, HP, level…
 POLICIES = ("power", "heuristic", "typed", "uniform")
@@ -104,10 +108,8 @@ def _log_likelihood(
             if move_category(m) == "Status":
                 raw[m] = status_value(m, situation, target_types, best)
     values = [raw[m] ** BETA for m in moves]
-    return math.log(raw[used] ** BETA / sum(values) * len(moves))
-
-
-USELESS = 1.0
+    share = raw[used] ** BETA / sum(values)
+    return math.log(len(moves) * ((1.0 - TREMBLE) * share + TREMBLE / len(moves)))
 
 
 def status_value(
@@ -116,27 +118,31 @@ def status_value(
     """What a status move is worth on this board to a sensible player (see the module docstring)."""
     entry = move_entry(move_id) or {}
     middling = STATUS_VALUE["typed"]
+    useless = USELESS_SHARE * best
     if move_id in HAZARDS:
-        useful = move_id not in situation.foe_hazards and situation.foe_alive >= 2
-        return best if useful else USELESS
+        if situation.foe_alive < 2:
+            return useless
+        if move_id in situation.foe_hazards:  # Spikes and Toxic Spikes stack; the others do not
+            return middling if move_id in ("spikes", "toxicspikes") else useless
+        return best
     if move_id in ("defog", "tidyup"):
         return best if situation.own_hazards else middling
     if entry.get("sideCondition") in SCREENS:
-        return USELESS if entry["sideCondition"] in situation.own_screens else best
+        return useless if entry["sideCondition"] in situation.own_screens else best
     status = entry.get("status")
     if status:
         if situation.foe_statused or _immune(entry, status, target_types):
-            return USELESS
+            return useless
         return best
     if entry.get("flags", {}).get("heal") and entry.get("target") == "self":
         if situation.own_hp >= 1.0:
-            return USELESS
+            return useless
         return best if situation.own_hp <= 0.6 else middling
     boosts = entry.get("boosts") if entry.get("target") == "self" else None
     if boosts and any(v > 0 for v in boosts.values()):
         stacked = min(situation.boost("own", k) for k, v in boosts.items() if v > 0)
         if stacked >= 6:
-            return USELESS
+            return useless
         return best if stacked < 2 else middling
     return middling
 
@@ -174,7 +180,15 @@ def log_likelihoods(
         forced = math.log(len(build.moves))
         return tuple(0.0 if k == "uniform" else forced for k in POLICIES)
     return tuple(
-        _log_likelihood(build.moves, used, user_types, target_types, k, ratios, situation)
+        _log_likelihood(
+            build.moves,
+            used,
+            user_types,
+            target_types,
+            k,
+            ratios,
+            situation,
+        )
         for k in POLICIES
     )
 

@@ -9,6 +9,8 @@ cannot see). Read from poke_env/player/baselines.py (poke-env 0.10):
   Defog while its own side has any side condition and >= 2 Pokémon; otherwise the highest
   base power x STAB x stat estimate x accuracy x expected hits x type multiplier. Its setup rule
   compares the move's Target enum with the string "self", which never holds, so it never fires.
+  Its tera rule never fires in our logs (0 terastallizations by p2 in 60 battles against it), so the
+  model says nothing about tera types.
 Move data comes from poke-env's Move, as the players themselves read it.
 """
 
@@ -103,14 +105,20 @@ def heuristic_score(move_id: str, situation: Situation) -> float:
     )
 
 
-def heuristic_picks(moves: tuple[str, ...], situation: Situation) -> frozenset[str]:
-    """What SimpleHeuristicsPlayer clicks among these moves on this board."""
+def heuristic_forced(moves: tuple[str, ...], situation: Situation) -> frozenset[str]:
+    """The hazard / removal moves the heuristic clicks before looking at damage."""
     forced = set()
     for move in moves:
         if move in HAZARDS and situation.foe_alive >= 3 and move not in situation.foe_hazards:
             forced.add(move)
         elif move in _REMOVAL and situation.own_side_any and situation.own_alive >= 2:
             forced.add(move)
+    return frozenset(forced)
+
+
+def heuristic_picks(moves: tuple[str, ...], situation: Situation) -> frozenset[str]:
+    """What SimpleHeuristicsPlayer clicks among these moves on this board."""
+    forced = heuristic_forced(moves, situation)
     if forced:
-        return frozenset(forced)
+        return forced
     return _best({m: heuristic_score(m, situation) for m in moves})
