@@ -8,6 +8,7 @@ tuple of them, and one batch is one line each way.
 
 from __future__ import annotations
 
+import collections
 import itertools
 import logging
 import threading
@@ -19,6 +20,7 @@ from typing import Any
 import orjson
 
 from damagecalc_bridge.errors import BridgeError, CalcError
+from damagecalc_bridge.pressure import CpuPressure
 from damagecalc_bridge.process import NodeCrash, NodeProcess
 from damagecalc_bridge.result import DamageResult
 from damagecalc_bridge.translate import Translator
@@ -28,6 +30,10 @@ log = logging.getLogger(__name__)
 _SORTED = orjson.OPT_SORT_KEYS
 KO_FLAG = 1
 DESC_FLAG = 2
+SMALL_REQUEST = 4  # calcs in a request worth polling for (about 40-150 us of Node time each)
+PIPELINE_FROM = 48  # larger batches go out in chunks, two in flight (see _compute)
+MIN_CHUNK = 32
+MAX_CHUNK = 128
 
 
 class Mon:
@@ -96,6 +102,8 @@ class DamageCalc:
         per_calc_timeout: float = 0.002,
         warmup: int = 3000,
         max_handles: int = 50_000,
+        poll_us: float = 300.0,
+        node_poll_us: float = 500.0,
     ) -> None:
         self.gen = gen
         self.cache_size = cache_size
@@ -103,6 +111,12 @@ class DamageCalc:
         self.per_calc_timeout = per_calc_timeout
         self.warmup = warmup
         self.max_handles = max_handles
+        # Polling instead of sleeping, only while a CPU is spare (see pressure.py): here for a
+        # short answer (small requests only: a batch that takes milliseconds never burns a CPU
+        # waiting), in Node for the next request (bridge.js, RequestReader).
+        self.poll_seconds = poll_us / 1e6
+        self.node_poll_us = node_poll_us
+        self._pressure = CpuPressure()
         self._lock = threading.RLock()
         self._process: NodeProcess | None = None
         self._translator: Translator | None = None
@@ -162,7 +176,7 @@ class DamageCalc:
         return self._translator
 
     def _spawn(self) -> None:
-        process = NodeProcess(gen=self.gen, warmup=self.warmup)
+        process = NodeProcess(gen=self.gen, warmup=self.warmup, spin_us=self.node_poll_us)
         process.start()
         self._process = process
         self._known = {0}
@@ -186,7 +200,7 @@ class DamageCalc:
 
     # -- round trips -----------------------------------------------------------------------------
 
-    def _call(self, build, timeout: float) -> dict[str, Any]:
+    def _call(self, build, timeout: float, poll: float = 0.0) -> dict[str, Any]:
         """One request; a crash or hang restarts Node and retries once (rebuilding the defs)."""
         last_error: Exception | None = None
         stderr = ""
@@ -200,7 +214,7 @@ class DamageCalc:
             message, new_handles = build()
             message["id"] = request_id = next(self._ids)
             try:
-                line = self._process.request(orjson.dumps(message), timeout)
+                line = self._process.request(orjson.dumps(message), timeout, poll)
                 answer = orjson.loads(line)
                 if not isinstance(answer, dict) or answer.get("id") != request_id:
                     raise NodeCrash(f"answer out of step: {line[:200]!r}")
@@ -217,8 +231,13 @@ class DamageCalc:
             return answer
         raise BridgeError(f"the calc bridge failed twice: {last_error}", stderr)
 
-    def _simple_call(self, message: dict[str, Any], timeout: float | None = None) -> dict:
-        return self._call(lambda: (dict(message), ()), timeout or self.timeout)
+    def _simple_call(
+        self, message: dict[str, Any], timeout: float | None = None, poll: float = 0.0
+    ) -> dict:
+        return self._call(lambda: (dict(message), ()), timeout or self.timeout, poll)
+
+    def _poll_small(self) -> float:
+        return self.poll_seconds if self._pressure.quiet() else 0.0
 
     def _resolve(self, **query: list[str]) -> dict:
         return self._simple_call({"op": "resolve", **query})
@@ -431,35 +450,124 @@ class DamageCalc:
             return out
 
     def _compute(self, keys: list[tuple], ko: bool, describe: bool) -> list[DamageResult]:
-        """Ask Node for these (distinct, uncached) keys; cache and return the results."""
-        flat: list[int] = []
-        extend = flat.extend
-        for a, d, v, f, _flags in keys:
-            extend((a, d, v, f))
+        """Ask Node for these (distinct, uncached) keys; cache and return the results.
 
-        def build() -> tuple[dict, list[int]]:
-            defs, new = self._defs(flat)
-            message: dict[str, Any] = {"op": "calc", "c": flat, "ko": ko, "desc": describe}
-            if defs:
-                message["defs"] = defs
-            return message, new
-
-        timeout = self.timeout + len(keys) * self.per_calc_timeout * (1 + ko + describe)
-        rows = self._call(build, timeout)["r"]
-        if len(rows) != len(keys):
-            raise BridgeError(f"the bridge answered {len(rows)} results for {len(keys)} calcs")
+        A large batch goes out as a pipeline of chunks, two in flight: Node computes one chunk
+        while this side turns the previous answer into results and sends the next, so the
+        Python work hides behind Node's instead of adding to it.
+        """
+        size = len(keys)
+        if size <= PIPELINE_FROM:
+            chunks = [keys]
+        else:
+            step = min(MAX_CHUNK, max(MIN_CHUNK, -(-size // 4)))
+            chunks = [keys[start : start + step] for start in range(0, size, step)]
+        results: list[DamageResult] = []
         cache = self._cache
-        results = []
         make = tuple.__new__  # DamageResult.from_row, without the method call
-        for key, row in zip(keys, rows, strict=True):
-            if type(row) is dict:
-                raise CalcError(f"calc failed for {self._describe_key(key)}: {row.get('e')}")
-            result = make(DamageResult, row)
-            cache[key] = result
-            results.append(result)
+
+        def take(chunk: list[tuple], rows: list) -> None:
+            if len(rows) != len(chunk):
+                raise BridgeError(f"the bridge answered {len(rows)} results for {len(chunk)} calcs")
+            for key, row in zip(chunk, rows, strict=True):
+                if type(row) is dict:
+                    raise CalcError(f"calc failed for {self._describe_key(key)}: {row.get('e')}")
+                result = make(DamageResult, row)
+                cache[key] = result
+                results.append(result)
+
+        self._run_chunks(chunks, ko, describe, take)
         while len(cache) > self.cache_size:
             cache.popitem(last=False)
         return results
+
+    def _calc_message(
+        self, chunk: list[tuple], ko: bool, describe: bool, spin: bool
+    ) -> tuple[dict, list]:
+        flat: list[int] = []
+        extend = flat.extend
+        for a, d, v, f, _flags in chunk:
+            extend((a, d, v, f))
+        defs, new = self._defs(flat)
+        message: dict[str, Any] = {"op": "calc", "c": flat, "ko": ko, "desc": describe}
+        if defs:
+            message["defs"] = defs
+        if spin:
+            message["s"] = 1  # Node may poll for the next request (a CPU is spare)
+        message["id"] = next(self._ids)
+        return message, new
+
+    def _run_chunks(self, chunks: list[list[tuple]], ko: bool, describe: bool, take) -> None:
+        """Send the chunks in order, at most two in flight, and hand each answer to `take`.
+
+        A crash or hang restarts Node once and resends what was not answered yet (with the
+        definitions the new process lacks), as `_call` does for one request.
+        """
+        per_calc = self.per_calc_timeout * (1 + ko + describe)
+        spin = self._pressure.quiet()
+        # A few calcs are answered in well under a millisecond: poll for them (see __init__).
+        small = len(chunks) == 1 and len(chunks[0]) <= SMALL_REQUEST
+        poll = self.poll_seconds if spin and small else 0.0
+        done = 0
+        last_error: Exception | None = None
+        stderr = ""
+        for _attempt in range(2):
+            if self._process is None or not self._process.alive():
+                if self._process is None and last_error is None:
+                    self._spawn()
+                else:
+                    self._restart(str(last_error or "node is not running"))
+            process = self._process
+            assert process is not None
+            in_flight: collections.deque[tuple[int, int, list]] = collections.deque()
+            sent = done
+            try:
+                while done < len(chunks):
+                    while sent < len(chunks) and len(in_flight) < 2:
+                        message, new = self._calc_message(chunks[sent], ko, describe, spin)
+                        process.send(orjson.dumps(message), self.timeout)
+                        # Node handles requests in order: later chunks may use these handles.
+                        self._known.update(new)
+                        in_flight.append((sent, message["id"], new))
+                        sent += 1
+                    index, request_id, new = in_flight[0]
+                    timeout = self.timeout + len(chunks[index]) * per_calc
+                    line = process.receive(timeout, poll)
+                    answer = orjson.loads(line)
+                    if not isinstance(answer, dict) or answer.get("id") != request_id:
+                        raise NodeCrash(f"answer out of step: {line[:200]!r}")
+                    in_flight.popleft()
+                    if "error" in answer:
+                        self._known.difference_update(new)  # the definitions may have failed
+                        raise CalcError(
+                            f"calc: {answer['error']}",
+                            field=answer.get("field"),
+                            value=answer.get("value"),
+                        )
+                    take(chunks[index], answer["r"])
+                    done += 1
+                return
+            except (NodeCrash, orjson.JSONDecodeError) as error:
+                last_error = error
+                stderr = process.stderr_text()
+                process.kill()
+                continue
+            except BaseException:
+                self._drain(process, in_flight)
+                raise
+        raise BridgeError(f"the calc bridge failed twice: {last_error}", stderr)
+
+    def _drain(self, process: NodeProcess, in_flight: collections.deque) -> None:
+        """Read and drop the answers still owed after an error, so the next request is in step."""
+        try:
+            for _index, request_id, new in in_flight:
+                answer = orjson.loads(process.receive(self.timeout))
+                if not isinstance(answer, dict) or answer.get("id") != request_id:
+                    raise NodeCrash("answer out of step")
+                if "error" in answer:
+                    self._known.difference_update(new)
+        except (NodeCrash, orjson.JSONDecodeError):
+            process.kill()
 
     def _describe_key(self, key: tuple) -> str:
         a, d, v, _f = key[:4]
@@ -529,7 +637,7 @@ class DamageCalc:
     def node_cpu_seconds(self) -> float:
         """CPU time the Node process has used so far (for load-independent benchmarks)."""
         with self._lock:
-            return float(self._simple_call({"op": "cpu"})["cpuSeconds"])
+            return float(self._simple_call({"op": "cpu"}, poll=self._poll_small())["cpuSeconds"])
 
     def raw_throughput(
         self, requests: Sequence[Sequence[Any]], seconds: float = 1.0, ko: bool = False
@@ -563,7 +671,7 @@ class DamageCalc:
 
     def ping(self) -> bool:
         with self._lock:
-            return bool(self._simple_call({"op": "ping"}).get("pong"))
+            return bool(self._simple_call({"op": "ping"}, poll=self._poll_small()).get("pong"))
 
     def _debug_sleep(self, ms: int, timeout: float) -> dict:
         """Make Node block for `ms` (tests of the hang handling)."""
