@@ -1,0 +1,82 @@
+"""The bridge's transport: pipelined batches, polling when a CPU is spare, CPU pressure.
+
+The speed work must not change a single answer: every path (one request, a pipeline of chunks,
+polling on both sides or none) is checked against the others on the same real calcs.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from damagecalc_bridge import CalcError, DamageCalc
+from damagecalc_bridge import client as client_module
+from damagecalc_bridge.pressure import CpuPressure
+
+TUSK = {"species": "Great Tusk", "level": 77, "ability": "Protosynthesis"}
+GHOLDENGO = {"species": "Gholdengo", "level": 78, "ability": "Good as Gold"}
+MOVES = ("Headlong Rush", "Ice Spinner", "Close Combat", "Rapid Spin", "Bullet Seed")
+REQUESTS = [
+    ({**TUSK, "level": level}, {**GHOLDENGO, "level": other}, move)
+    for level in range(70, 90)
+    for other in (70, 85)
+    for move in MOVES
+]  # 200 calcs: several pipelined chunks
+
+
+def _set_quiet(calc: DamageCalc, quiet: bool) -> None:
+    calc._pressure.quiet = lambda: quiet  # type: ignore[method-assign]
+
+
+@pytest.mark.integration
+def test_every_transport_path_gives_the_same_results() -> None:
+    with DamageCalc(warmup=200, cache_size=0) as calc:
+        _set_quiet(calc, False)
+        pipelined = calc.damage_many(REQUESTS, ko=True)
+        one_by_one = [calc.damage(*request, ko=True) for request in REQUESTS[:40]]
+        _set_quiet(calc, True)  # both sides poll
+        polled_single = [calc.damage(*request, ko=True) for request in REQUESTS[:40]]
+        polled_batch = calc.damage_many(REQUESTS, ko=True)
+        assert calc.ping()
+    assert len(pipelined) == len(REQUESTS) > client_module.MAX_CHUNK
+    assert pipelined == polled_batch
+    assert pipelined[:40] == one_by_one == polled_single
+    assert all(type(r) is type(pipelined[0]) for r in one_by_one + polled_single)
+    assert pipelined[0].max_damage > 0 and len(pipelined[0].rolls) == 16
+
+
+@pytest.mark.integration
+def test_a_failing_chunk_leaves_the_pipeline_in_step() -> None:
+    with DamageCalc(warmup=100, cache_size=0) as calc:
+        good = calc.damage_many(REQUESTS)
+        a = calc._mon_handle(TUSK, "attacker", None)
+        d = calc._mon_handle(GHOLDENGO, "defender", None)
+        v = calc._move_handle("Headlong Rush")
+        keys = [(a, d, v, 0, 0)] * 100 + [(a, d, 10**9, 0, 0)] + [(a, d, v, 0, 0)] * 100
+        # the bad move handle sits in the second of three chunks; the third is in flight
+        with pytest.raises(CalcError, match="not defined"):
+            calc._compute(keys, ko=False, describe=False)
+        assert calc.damage_many(REQUESTS) == good
+        assert calc.restarts == 0  # drained, not restarted
+
+
+def test_cpu_pressure_from_psi(tmp_path) -> None:
+    psi = tmp_path / "cpu"
+
+    def write(total_us: int) -> None:
+        psi.write_text(
+            f"some avg10=1.00 avg60=1.00 avg300=1.00 total={total_us}\n"
+            "full avg10=0.00 avg60=0.00 avg300=0.00 total=0\n"
+        )
+
+    pressure = CpuPressure(threshold=0.2, interval=0.0, path=str(psi))
+    write(1_000_000)
+    assert not pressure.quiet()  # nothing to compare with yet
+    write(1_000_000)
+    assert pressure.quiet()  # no task waited since
+    write(1_000_000 + 10_000_000)  # 10 s of waiting within a fraction of a second
+    assert not pressure.quiet()
+
+
+def test_cpu_pressure_without_psi_uses_the_load_average(tmp_path) -> None:
+    pressure = CpuPressure(interval=0.0, path=str(tmp_path / "missing"))
+    assert isinstance(pressure.quiet(), bool)
