@@ -114,3 +114,21 @@ def test_stealth_rock_hurts_charizard_a_quarter():
     assert abs(hazard_fraction(zard, field, ours=True) - 0.5) < 1e-9
     boots = mon("charizard", 85, ("flamethrower",), "heavydutyboots", "blaze")
     assert hazard_fraction(boots, field, ours=True) == 0.0
+
+
+def test_chance_mode_counts_a_lethal_inaccurate_hit_as_a_chance_not_as_less_damage():
+    # A low Hydrapple facing Noctowl's Hurricane (70%): expected damage says it survives the hit
+    # and may set up; in chance mode it is KO'd in 70% of worlds on the first hit.
+    hydrapple = mon("hydrapple", 83, ("nastyplot", "earthpower", "ficklebeam"), hp=0.09)
+    noctowl = mon("noctowl", 95, ("hurricane",), "heavydutyboots", hp=0.32)
+    plain = engine().duel(hydrapple, noctowl)
+    chance = MatchupEngine(DamageOracle(None), FieldState(), chance=True).duel(hydrapple, noctowl)
+    assert plain.p_a == (1.0 if plain.a_wins else 0.0)
+    assert 0.0 < chance.p < 0.5  # it loses most worlds, but not all: Hurricane can miss
+    assert chance.first_action != "nastyplot"
+
+
+def test_chance_mode_keeps_certain_duels_certain():
+    e = MatchupEngine(DamageOracle(None), FieldState(), chance=True)
+    duel = e.duel(GARCHOMP, HEATRAN)
+    assert duel.a_wins and duel.p > 0.95

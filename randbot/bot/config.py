@@ -36,6 +36,8 @@ class BotConfig:
     pivot_entry_hit: bool = (
         True  # after our pivot, the switch-in takes the hit of an enemy yet to move
     )
+    # Duels count a KO-ing hit's accuracy (and full paralysis) as a chance, not as less damage.
+    engine_chance: bool = False
     planner_engine: bool = True  # pairings fought by the matchup engine (off: per-turn rates only)
 
     def to_dict(self) -> dict:

@@ -79,7 +79,7 @@ def engine_fight(engine: MatchupEngine, mon: Mon, slot: EnemySlot, top: int = 2)
         a = mon.with_hp(round(ours_hp * mon.max_hp))
         bs = [(b.with_hp(max(1, round(theirs_hp * b.max_hp))), w) for b, w in builds]
         agg = engine.versus(a, bs, plans=(0, 1))
-        if all(d.a_hp > 0 and d.b_hp > 0 for _, d in agg.per_build):
+        if all(d.undecided for _, d in agg.per_build):
             return None  # nobody breaks the other within the horizon
         if agg.p_win >= 0.5:
             return Outcome(True, max(HP_STEP, agg.a_hp / max(agg.p_win, 1e-6)), 0.0)

@@ -21,6 +21,27 @@ from randbot.bot.pydamage import is_grounded, speed, stage_multiplier, type_mult
 
 MAX_TURNS = 12
 SETUP_PLANS = (0, 1, 2)
+SETTLED = 0.05  # chance mode: a duel whose undecided share falls below this is decided
+
+
+class _Chances:
+    """Chance mode: a hit that would KO lands with its accuracy; the share of worlds where it did
+    is booked as a win (with the winner's HP then) and the simulation goes on in the worlds where it
+    missed. Non-lethal hits stay expected damage. So a 70% Hurricane that KOs is a 70% loss, not a
+    hit for 70% of its damage that the target always survives."""
+
+    def __init__(self) -> None:
+        self.alive = 1.0  # share of worlds where both still stand
+        self.a_wins = 0.0
+        self.a_hp = 0.0  # sum of share x A's HP over the worlds A won
+        self.b_hp = 0.0
+
+    def book(self, share: float, a_won: bool, a_hp: float, b_hp: float) -> None:
+        if a_won:
+            self.a_wins += share
+            self.a_hp += share * max(0.0, a_hp)
+        else:
+            self.b_hp += share * max(0.0, b_hp)
 
 
 @dataclass(frozen=True)
@@ -52,6 +73,18 @@ class Duel:
     first_action: str | None  # A's first move in the best plan
     plan: str  # "attack", "setup1", "setup2"
     a_first: bool  # A's attack lands before B's
+    p: float = -1.0  # probability A wins (misses and full paralysis as chances); -1: a_wins as 0/1
+    open_share: float = -1.0  # share of worlds where both still stand at the horizon; -1: from HP
+
+    @property
+    def undecided(self) -> bool:
+        if self.open_share >= 0:
+            return self.open_share >= 0.5
+        return self.a_hp > 0 and self.b_hp > 0
+
+    @property
+    def p_a(self) -> float:
+        return (1.0 if self.a_wins else 0.0) if self.p < 0 else self.p
 
 
 @dataclass
@@ -109,10 +142,17 @@ def hazard_fraction(mon: Mon, field: FieldState, ours: bool) -> float:
 
 
 class MatchupEngine:
-    def __init__(self, oracle: DamageOracle, field: FieldState, enemy_setup: bool = True) -> None:
+    def __init__(
+        self,
+        oracle: DamageOracle,
+        field: FieldState,
+        enemy_setup: bool = True,
+        chance: bool = False,
+    ) -> None:
         self.oracle = oracle
         self.field = field
         self.enemy_setup = enemy_setup
+        self.chance = chance
         self._options: dict[tuple[Mon, Mon, bool], list[Option]] = {}
         self._duels: dict[tuple, Duel] = {}
 
@@ -228,6 +268,7 @@ class MatchupEngine:
         first_action: str | None = None
         a_first_flag = False
         turns = 0
+        chances = _Chances() if self.chance and not worst else None
         if A.hp <= 0:
             return Duel(
                 False, 0, 0.0, B.hp, _ttk(A, B, worst, self.field), 1, None, _plan(setups), False
@@ -250,11 +291,30 @@ class MatchupEngine:
             for user, action, target in order:
                 if user.hp <= 0 or target.hp <= 0:
                     continue
+                if chances is not None and self._lethal_chance(user, action, target, chances, A):
+                    continue
                 self._act(user, action, target, worst, is_a=user is A)
             for s in (A, B):
                 if s.hp > 0:
                     self._residual(s)
         a_wins = B.hp <= 0 < A.hp or (A.hp > 0 and B.hp > 0 and A.hp >= B.hp)
+        if chances is not None:
+            # The worlds still undecided end as the deterministic simulation did.
+            open_share = chances.alive if A.hp > 0 and B.hp > 0 else 0.0
+            chances.book(chances.alive, a_wins, A.hp, B.hp)
+            return Duel(
+                a_wins=chances.a_wins >= 0.5,
+                turns=turns,
+                a_hp=chances.a_hp,
+                b_hp=chances.b_hp,
+                ttk_ab=_ttk(A, B, worst, self.field, a.hp_fraction, b.hp_fraction),
+                ttk_ba=_ttk(B, A, worst, self.field, b.hp_fraction, max(0.0, a.hp_fraction - pre)),
+                first_action=first_action,
+                plan=_plan(setups),
+                a_first=a_first_flag,
+                p=chances.a_wins,
+                open_share=open_share,
+            )
         return Duel(
             a_wins=a_wins,
             turns=turns,
@@ -311,6 +371,31 @@ class MatchupEngine:
         if sa == sb:
             return not worst and not A.ours  # speed ties: pessimistic for us
         return sa > sb
+
+    def _lethal_chance(
+        self, user: _Side, action, target: _Side, chances: _Chances, A: _Side
+    ) -> bool:
+        """Chance mode: a hit that KOs if it lands. Books the worlds where it lands and leaves the
+        target standing for the rest (the miss); returns False when the hit is not lethal."""
+        move_id, opt = action
+        if opt is None or user.asleep > 0:
+            return False
+        full = _dmg(opt, user, target, False, user is A) / max(opt.accuracy, 0.01)
+        if full < target.hp:
+            return False
+        if (target.mon.ability == "sturdy" or target.mon.item == "focussash") and target.hp >= 1.0:
+            return False  # survives at 1 HP: the ordinary path handles it
+        lands = opt.accuracy * (0.75 if user.mon.status == "par" else 1.0)
+        share = chances.alive * lands
+        a_won = user is A
+        after = user.hp - (0.1 if user.mon.item == "lifeorb" else 0.0)
+        chances.book(share, a_won, after if a_won else A.hp, after if not a_won else 0.0)
+        chances.alive -= share
+        if chances.alive < SETTLED or lands >= 1.0:
+            chances.book(chances.alive, a_won, after if a_won else A.hp, after)
+            chances.alive = 0.0
+            target.hp = 0.0
+        return True
 
     def _act(self, user: _Side, action, target: _Side, worst: bool, is_a: bool) -> None:
         move_id, opt = action
@@ -414,7 +499,7 @@ class MatchupEngine:
             firsts[d.first_action] = firsts.get(d.first_action, 0.0) + w
             plans_w[d.plan] = plans_w.get(d.plan, 0.0) + w
         return Aggregate(
-            p_win=sum(w * d.a_wins for w, d in per) / total,
+            p_win=sum(w * d.p_a for w, d in per) / total,
             a_hp=sum(w * d.a_hp for w, d in per) / total,
             b_hp=sum(w * d.b_hp for w, d in per) / total,
             ttk_ab=sum(w * d.ttk_ab for w, d in per) / total,
@@ -538,6 +623,8 @@ def _plan(setups: int) -> str:
 
 def _better(d: Duel, other: Duel) -> bool:
     def key(x: Duel) -> tuple:
+        if x.p >= 0:  # chance mode: a likelier win first, then the HP each keeps
+            return (round(x.p + 0.5 * (x.a_hp - x.b_hp), 6), -x.turns)
         return (x.a_wins, x.a_hp - x.b_hp, -x.turns)
 
     return key(d) > key(other)

@@ -87,7 +87,7 @@ def decide(
     sit = read_situation(battle, beliefs, tracker, enemy_to_move and config.pivot_entry_hit)
     if sit.enemy_active is None:
         return blind_entry(sit, oracle)
-    engine = MatchupEngine(oracle, sit.field)
+    engine = MatchupEngine(oracle, sit.field, chance=config.engine_chance)
     phase = phase_of(sit, config)
     _prefetch(engine, sit, deadline, config)
     tactics = Tactics(engine, sit, config, deadline)
