@@ -457,11 +457,6 @@ class DamageCalc:
         Python work hides behind Node's instead of adding to it.
         """
         size = len(keys)
-        if size <= PIPELINE_FROM:
-            chunks = [keys]
-        else:
-            step = min(MAX_CHUNK, max(MIN_CHUNK, -(-size // 4)))
-            chunks = [keys[start : start + step] for start in range(0, size, step)]
         results: list[DamageResult] = []
         cache = self._cache
         make = tuple.__new__  # DamageResult.from_row, without the method call
@@ -476,7 +471,17 @@ class DamageCalc:
                 cache[key] = result
                 results.append(result)
 
-        self._run_chunks(chunks, ko, describe, take)
+        spin = self._pressure.quiet()
+        if size <= PIPELINE_FROM:
+            # A few calcs are answered in well under a millisecond: poll for them (__init__).
+            poll = self.poll_seconds if spin and size <= SMALL_REQUEST else 0.0
+            timeout = self.timeout + size * self.per_calc_timeout * (1 + ko + describe)
+            answer = self._call(lambda: self._calc_message(keys, ko, describe, spin), timeout, poll)
+            take(keys, answer["r"])
+        else:
+            step = min(MAX_CHUNK, max(MIN_CHUNK, -(-size // 4)))
+            chunks = [keys[start : start + step] for start in range(0, size, step)]
+            self._run_chunks(chunks, ko, describe, spin, take)
         while len(cache) > self.cache_size:
             cache.popitem(last=False)
         return results
@@ -497,17 +502,15 @@ class DamageCalc:
         message["id"] = next(self._ids)
         return message, new
 
-    def _run_chunks(self, chunks: list[list[tuple]], ko: bool, describe: bool, take) -> None:
+    def _run_chunks(
+        self, chunks: list[list[tuple]], ko: bool, describe: bool, spin: bool, take
+    ) -> None:
         """Send the chunks in order, at most two in flight, and hand each answer to `take`.
 
         A crash or hang restarts Node once and resends what was not answered yet (with the
         definitions the new process lacks), as `_call` does for one request.
         """
         per_calc = self.per_calc_timeout * (1 + ko + describe)
-        spin = self._pressure.quiet()
-        # A few calcs are answered in well under a millisecond: poll for them (see __init__).
-        small = len(chunks) == 1 and len(chunks[0]) <= SMALL_REQUEST
-        poll = self.poll_seconds if spin and small else 0.0
         done = 0
         last_error: Exception | None = None
         stderr = ""
@@ -532,7 +535,7 @@ class DamageCalc:
                         sent += 1
                     index, request_id, new = in_flight[0]
                     timeout = self.timeout + len(chunks[index]) * per_calc
-                    line = process.receive(timeout, poll)
+                    line = process.receive(timeout)
                     answer = orjson.loads(line)
                     if not isinstance(answer, dict) or answer.get("id") != request_id:
                         raise NodeCrash(f"answer out of step: {line[:200]!r}")
