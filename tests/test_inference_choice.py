@@ -49,7 +49,8 @@ def _forced(decision, truth: dict) -> bool:
     [
         ("heuristic-zoroark.log.json.gz", heuristic_picks, "heuristic"),
         ("heuristic-hazards.log.json.gz", heuristic_picks, "heuristic"),
-        ("maxpower.log.json.gz", lambda moves, board: max_power_picks(moves), "power"),
+        ("maxpower.log.json.gz", max_power_picks, "power"),
+        ("maxpower-out-of-pp.json.gz", max_power_picks, "power"),
     ],
 )
 def test_replayed_script_agrees_with_every_recorded_click(fixture, picks, model):
@@ -210,3 +211,14 @@ def test_status_moves_are_worth_a_click_only_when_they_would_do_something():
         status_value("swordsdance", _board(own_boosts=(("atk", 6),)), (), 150.0)
         == USELESS_SHARE * 150.0
     )
+
+
+def test_a_move_out_of_pp_is_no_longer_clicked():
+    """Palkia-Origin spent Hydro Pump's 8 PP; MaxBasePower then clicks its other 110 BP move."""
+    tracker, truths = _replayed("maxpower-out-of-pp.json.gz")
+    palkia = tracker.belief("Palkia-Origin")
+    moves = tuple(truths["palkiaorigin"]["moves"])
+    late = next(d for d in palkia.decisions if d.used == "fireblast")
+    assert late.situation.exhausted == {"hydropump"}
+    assert max_power_picks(moves, late.situation) == {"fireblast"}
+    assert any("out-of-pp:hydropump" in e for e in palkia.explanations)

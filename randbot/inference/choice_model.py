@@ -10,7 +10,7 @@ few player models, shared by the whole enemy team (one player controls them all)
 - "typed": base power x STAB x type effectiveness x accuracy x stat ratio, soft (value ** BETA, plus TREMBLE), for
   damage-minded players we cannot replay (humans, our own bot); a status move is worth as much as the
   build's best attack when it would do something (a hazard the foe lacks, a status on a healthy foe,
-  healing when hurt, a screen not up, Defog with hazards on our side, a boost not yet stacked), next to
+  healing when down to 3/4 HP or less, a screen not up, Defog with hazards on our side, a boost not yet stacked), next to
   nothing when it would be wasted (a second Stealth Rock, Recover at full HP, Thunder Wave on an
   Electric type), and a middling 40 otherwise (Protect, Taunt…);
 - "uniform": clicks say nothing (a player we cannot model; keeps the mixture from ruling anything out).
@@ -98,7 +98,10 @@ def _log_likelihood(
     if policy in SCRIPTED:
         if situation is None:  # no board to replay the script on: the click says nothing
             return 0.0
-        picks = max_power_picks(moves) if policy == "power" else heuristic_picks(moves, situation)
+        if policy == "power":
+            picks = max_power_picks(moves, situation)
+        else:
+            picks = heuristic_picks(moves, situation)
         hit = (1.0 - EPSILON) / len(picks) if used in picks else 0.0
         return math.log(len(moves) * (hit + EPSILON / len(moves)))
     raw = {m: move_value(m, user_types, target_types, policy, ratios) for m in moves}
@@ -137,7 +140,7 @@ def status_value(
     if entry.get("flags", {}).get("heal") and entry.get("target") == "self":
         if situation.own_hp >= 1.0:
             return useless
-        return best if situation.own_hp <= 0.6 else middling
+        return best if situation.own_hp <= 0.75 else middling
     boosts = entry.get("boosts") if entry.get("target") == "self" else None
     if boosts and any(v > 0 for v in boosts.values()):
         stacked = min(situation.boost("own", k) for k, v in boosts.items() if v > 0)

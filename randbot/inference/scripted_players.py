@@ -38,6 +38,19 @@ def _move(move_id: str) -> Move | None:
     return move
 
 
+def max_pp(move_id: str) -> int:
+    move = _move(move_id)
+    return move.max_pp if move is not None else 64
+
+
+def _clickable(moves: tuple[str, ...], situation: Situation | None) -> tuple[str, ...]:
+    """The moves the player could still click: those out of PP are not offered (unless all are)."""
+    if situation is None or not situation.exhausted:
+        return moves
+    left = tuple(m for m in moves if m not in situation.exhausted)
+    return left or moves
+
+
 def base_power(move_id: str) -> float:
     move = _move(move_id)
     return float(move.base_power) if move is not None else 0.0
@@ -48,9 +61,9 @@ def _best(scores: dict[str, float]) -> frozenset[str]:
     return frozenset(m for m, s in scores.items() if s >= top - _TIE * max(1.0, abs(top)))
 
 
-def max_power_picks(moves: tuple[str, ...]) -> frozenset[str]:
+def max_power_picks(moves: tuple[str, ...], situation: Situation | None = None) -> frozenset[str]:
     """What MaxBasePowerPlayer clicks among these moves."""
-    return _best({m: base_power(m) for m in moves})
+    return _best({m: base_power(m) for m in _clickable(moves, situation)})
 
 
 def _stat_estimate(base: int, boost: int) -> float:
@@ -118,6 +131,7 @@ def heuristic_forced(moves: tuple[str, ...], situation: Situation) -> frozenset[
 
 def heuristic_picks(moves: tuple[str, ...], situation: Situation) -> frozenset[str]:
     """What SimpleHeuristicsPlayer clicks among these moves on this board."""
+    moves = _clickable(moves, situation)
     forced = heuristic_forced(moves, situation)
     if forced:
         return forced

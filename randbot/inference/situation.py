@@ -36,6 +36,9 @@ class Situation:
     own_screens: frozenset[str] = frozenset()  # reflect / lightscreen / auroraveil already up
     own_hp: float = 1.0  # the chooser's HP fraction, to a tenth (healing is worth a click when low)
     foe_statused: bool = False  # our Pokémon already has a major status (a status move is wasted)
+    exhausted: frozenset[str] = (
+        frozenset()
+    )  # the chooser's moves used up (out of PP): not clickable
 
     def boost(self, side: str, stat: str) -> int:
         for name, value in self.own_boosts if side == "own" else self.foe_boosts:

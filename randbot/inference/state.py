@@ -22,6 +22,7 @@ class MonState:
     ability_changed: bool = False
     fainted: bool = False
     terastallized: str | None = None
+    pp_used: dict[str, int] = field(default_factory=dict)  # move -> times chosen (enemy: PP spent)
     # Ours only: the numbers the request gives us.
     stats: dict[str, int] | None = None
     max_hp: int | None = None

@@ -31,7 +31,8 @@ from randbot.inference.protocol import (
     species_key,
     split_line,
 )
-from randbot.inference.situation import HAZARDS, Situation
+from randbot.inference.scripted_players import max_pp
+from randbot.inference.situation import HAZARDS, SCREENS, Situation
 from randbot.inference.speed import SpeedCheck
 from randbot.inference.state import ActiveState, FieldState, MonState
 
@@ -294,6 +295,11 @@ class BattleTracker:
             - sum(1 for (side, _), m in self.mons.items() if side == enemy and m.fainted),
             foe_alive=6
             - sum(1 for (side, _), m in self.mons.items() if side == ours and m.fainted),
+            own_hazards=frozenset(h for h in HAZARDS if conditions[enemy].get(h)),
+            own_screens=frozenset(c for c in SCREENS if conditions[enemy].get(c)),
+            own_hp=round(theirs_state.hp, 1),
+            foe_statused=bool(ours_state.status) and ours_state.status != "fnt",
+            exhausted=frozenset(m for m, n in theirs_state.pp_used.items() if n >= max_pp(m)),
         )
         return theirs_active.key, ours_active.key, board
 
@@ -421,6 +427,16 @@ class BattleTracker:
         if move_id in ("struggle", "recharge"):
             return
         inf.reveal_move(belief, move_id, stint, turn)
+        if to_id(tags.from_) != "lockedmove":
+            used = state.pp_used[move_id] = state.pp_used.get(move_id, 0) + 1
+            if used == max_pp(move_id):
+                # From now on the player cannot click it: the scripted models choose among the rest.
+                belief._explain(
+                    f"out-of-pp:{move_id}",
+                    f"used {move_id} {used} times, all its PP (with PP Ups)",
+                    turn,
+                    0,
+                )
         self._team_evidence(state, move_id=move_id)
         if move_category(move_id) == "Status":
             inf.status_move_rules_out_assault_vest(belief, move_id, stint, turn)
