@@ -83,3 +83,25 @@ def test_fight_speed_order_decides_an_even_trade():
     assert fight(even, 1.0, 1.0).ours_wins
     assert not fight(Rates(0.5, 0.5, False), 1.0, 1.0).ours_wins
     assert fight(Rates(0.0, 0.0, True), 1.0, 1.0) is None
+
+
+def test_a_close_fight_is_a_chance_node_weighing_both_endings():
+    from randbot.bot.defeat import Outcome
+
+    # One of ours against their last two: a 60% fight against "a", then a sure loss to "b".
+    def close(ours_hp, theirs_hp):
+        return Outcome(True, 0.5, 0.0, p_win=0.6, hp_if_win=0.5, hp_if_lose=0.4)
+
+    def hopeless(ours_hp, theirs_hp):
+        return Outcome(False, 0.0, 1.0, p_win=0.0, hp_if_win=0.0, hp_if_lose=1.0)
+
+    rates = {("x", "a"): Rates(0.5, 0.5, True), ("x", "b"): Rates(0.0, 1.0, False)}
+    fights = {("x", "a"): close, ("x", "b"): hopeless}
+    planner = Planner(rates, Deadline(5000), max_depth=8, fights=fights)
+    ours, theirs = (("x", 1.0),), (("a", 1.0), ("b", 1.0))
+    value = planner.search(ours, theirs, "x", "a", 8, -math.inf, math.inf, None, "x")
+    # won (x at 0.5 then loses to b): -1 + (0 - 1)/6; lost: -1 + (0 - 1.4)/6
+    expected = 0.6 * (-1 - 1 / 6) + 0.4 * (-1 - 1.4 / 6)
+    assert abs(value - expected) < 1e-9
+    labels = {d["action"] for _, _, d in planner.graph.edges(data=True)}
+    assert "x beats a (60%)" in labels and "a beats x (40%)" in labels

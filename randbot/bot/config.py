@@ -38,7 +38,8 @@ class BotConfig:
     )
     # Duels count a KO-ing hit's accuracy (and full paralysis) as a chance, not as less damage.
     engine_chance: bool = False
-    planner_engine: bool = True  # pairings fought by the matchup engine (off: per-turn rates only)
+    planner_engine: bool = True
+    planner_chance: bool = False  # close fights are chance nodes in the plan tree (expectiminimax)  # pairings fought by the matchup engine (off: per-turn rates only)
 
     def to_dict(self) -> dict:
         return asdict(self)

@@ -30,6 +30,9 @@ HP_STEP = 0.05  # HP is bucketed so transpositions meet
 GRAPH_NODE_CAP = 300  # nodes kept in the inspectable graph
 EXACT, LOWER, UPPER = 0, 1, 2
 SWITCH_EPSILON = 0.02
+CLOSE_FIGHT = (
+    0.2  # planner_chance: fights won with a probability inside (0.2, 0.8) branch both ways
+)
 
 Team = tuple[tuple[str, float], ...]  # sorted (key, hp fraction)
 
@@ -47,6 +50,14 @@ class Outcome:
     ours_wins: bool
     ours_hp: float
     theirs_hp: float
+    # A close fight (planner_chance): the probability we win, with the HP each keeps when it wins.
+    p_win: float = -1.0
+    hp_if_win: float = 0.0
+    hp_if_lose: float = 0.0
+
+    @property
+    def uncertain(self) -> bool:
+        return CLOSE_FIGHT < self.p_win < 1 - CLOSE_FIGHT
 
 
 def fight(r: Rates, ours_hp: float, theirs_hp: float, ours_pre: float = 0.0) -> Outcome | None:
@@ -69,7 +80,9 @@ def fight(r: Rates, ours_hp: float, theirs_hp: float, ours_pre: float = 0.0) -> 
 FightFn = Callable[[float, float], "Outcome | None"]
 
 
-def engine_fight(engine: MatchupEngine, mon: Mon, slot: EnemySlot, top: int = 2) -> FightFn:
+def engine_fight(
+    engine: MatchupEngine, mon: Mon, slot: EnemySlot, top: int = 2, chance: bool = False
+) -> FightFn:
     """A pairing fought out by the matchup engine (the enemy's most likely builds), from any HPs."""
     builds = sorted(slot.builds, key=lambda bw: -bw[1])[:top]
     total = sum(w for _, w in builds) or 1.0
@@ -81,9 +94,12 @@ def engine_fight(engine: MatchupEngine, mon: Mon, slot: EnemySlot, top: int = 2)
         agg = engine.versus(a, bs, plans=(0, 1))
         if all(d.undecided for _, d in agg.per_build):
             return None  # nobody breaks the other within the horizon
+        hp_win = max(HP_STEP, agg.a_hp / max(agg.p_win, 1e-6))
+        hp_lose = max(HP_STEP, agg.b_hp / max(1 - agg.p_win, 1e-6))
+        p = agg.p_win if chance else -1.0
         if agg.p_win >= 0.5:
-            return Outcome(True, max(HP_STEP, agg.a_hp / max(agg.p_win, 1e-6)), 0.0)
-        return Outcome(False, 0.0, max(HP_STEP, agg.b_hp / max(1 - agg.p_win, 1e-6)))
+            return Outcome(True, hp_win, 0.0, p, hp_win, hp_lose)
+        return Outcome(False, 0.0, hp_lose, p, hp_win, hp_lose)
 
     return fight_from
 
@@ -192,6 +208,30 @@ class Planner:
         out = self.fight(i, j, ours_hp, theirs_hp)
         if out is None:  # a stalemate: nobody can break the other; score the position as it stands
             return self.leaf(ours, theirs)
+        if out.uncertain:  # a chance node: both endings, weighed (children searched in full)
+            won = self.search(
+                _set(ours, i, out.hp_if_win),
+                _drop(theirs, j),
+                i,
+                None,
+                depth - 1,
+                -math.inf,
+                math.inf,
+                node_id,
+                f"{i} beats {j} ({out.p_win:.0%})",
+            )
+            lost = self.search(
+                _drop(ours, i),
+                _set(theirs, j, out.hp_if_lose),
+                None,
+                j,
+                depth - 1,
+                -math.inf,
+                math.inf,
+                node_id,
+                f"{j} beats {i} ({1 - out.p_win:.0%})",
+            )
+            return out.p_win * won + (1 - out.p_win) * lost
         if out.ours_wins:
             new_ours = _set(ours, i, out.ours_hp)
             new_theirs = _drop(theirs, j)
@@ -233,7 +273,9 @@ def build_planner(t: Tactics, config: BotConfig) -> tuple[Planner, Team, Team]:
         for ek, slot in sit.enemies.items():
             rates[(ok, ek)] = pair_rates(t.engine, current, slot)
             if config.planner_engine:
-                fights[(ok, ek)] = engine_fight(t.engine, current, slot)
+                fights[(ok, ek)] = engine_fight(
+                    t.engine, current, slot, chance=config.planner_chance
+                )
     theirs = [(ek, _q(slot.hp_fraction)) for ek, slot in sit.enemies.items()]
     if config.defeat_unseen == "prior":
         fmt = sit.battle.format or "gen9randombattle"
