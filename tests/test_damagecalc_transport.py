@@ -6,6 +6,10 @@ polling on both sides or none) is checked against the others on the same real ca
 
 from __future__ import annotations
 
+import os
+import signal
+import threading
+
 import pytest
 
 from damagecalc_bridge import CalcError, DamageCalc
@@ -30,15 +34,15 @@ def _set_quiet(calc: DamageCalc, quiet: bool) -> None:
 @pytest.mark.integration
 def test_every_transport_path_gives_the_same_results() -> None:
     with DamageCalc(warmup=200, cache_size=0) as calc:
-        _set_quiet(calc, False)
-        pipelined = calc.damage_many(REQUESTS, ko=True)
+        _set_quiet(calc, False)  # busy machine: a batch is one request, nobody polls
+        one_request = calc.damage_many(REQUESTS, ko=True)
         one_by_one = [calc.damage(*request, ko=True) for request in REQUESTS[:40]]
-        _set_quiet(calc, True)  # both sides poll
+        _set_quiet(calc, True)  # a CPU is spare: pipelined chunks, both sides poll
         polled_single = [calc.damage(*request, ko=True) for request in REQUESTS[:40]]
-        polled_batch = calc.damage_many(REQUESTS, ko=True)
+        pipelined = calc.damage_many(REQUESTS, ko=True)
         assert calc.ping()
     assert len(pipelined) == len(REQUESTS) > client_module.MAX_CHUNK
-    assert pipelined == polled_batch
+    assert pipelined == one_request
     assert pipelined[:40] == one_by_one == polled_single
     assert all(type(r) is type(pipelined[0]) for r in one_by_one + polled_single)
     assert pipelined[0].max_damage > 0 and len(pipelined[0].rolls) == 16
@@ -47,16 +51,36 @@ def test_every_transport_path_gives_the_same_results() -> None:
 @pytest.mark.integration
 def test_a_failing_chunk_leaves_the_pipeline_in_step() -> None:
     with DamageCalc(warmup=100, cache_size=0) as calc:
+        _set_quiet(calc, True)
         good = calc.damage_many(REQUESTS)
         a = calc._mon_handle(TUSK, "attacker", None)
         d = calc._mon_handle(GHOLDENGO, "defender", None)
         v = calc._move_handle("Headlong Rush")
         keys = [(a, d, v, 0, 0)] * 100 + [(a, d, 10**9, 0, 0)] + [(a, d, v, 0, 0)] * 100
-        # the bad move handle sits in the second of three chunks; the third is in flight
+        # the bad move handle sits in the second of four chunks, with the third in flight
         with pytest.raises(CalcError, match="not defined"):
             calc._compute(keys, ko=False, describe=False)
         assert calc.damage_many(REQUESTS) == good
         assert calc.restarts == 0  # drained, not restarted
+
+
+@pytest.mark.integration
+def test_node_killed_during_a_pipelined_batch_is_retried() -> None:
+    # 1,000 distinct calcs with KO chances and descriptions: well over 30 ms of Node time
+    requests = [
+        (a, {**d, "hpPercent": hp}, m) for hp in (20, 40, 60, 80, 100) for a, d, m in REQUESTS
+    ]
+    with DamageCalc(warmup=100, cache_size=0) as calc:
+        _set_quiet(calc, True)
+        expected = calc.damage_many(REQUESTS)
+        old_pid = calc.pid
+        killer = threading.Timer(0.03, os.kill, (old_pid, signal.SIGKILL))
+        killer.start()
+        results = calc.damage_many(requests, ko=True, describe=True)
+        killer.join()
+        assert calc.pid != old_pid and calc.restarts == 1
+        assert len(results) == len(requests)
+        assert [r.rolls for r in results[-len(REQUESTS) :]] == [r.rolls for r in expected]
 
 
 def test_cpu_pressure_from_psi(tmp_path) -> None:
