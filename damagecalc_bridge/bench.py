@@ -23,6 +23,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from damagecalc_bridge.client import DamageCalc
+from damagecalc_bridge.pressure import PSI_PATH
 from damagecalc_bridge.sample import matchups, random_battle_teams
 
 SLICES = 5
@@ -122,6 +123,7 @@ def run_bench(
         "requests": len(requests),
         "repeats": repeats,
         "load_average_1m": round(os.getloadavg()[0], 2),
+        "cpu_pressure_avg60": _psi_avg60(),
         "cpus": os.cpu_count(),
         "start_to_ready_s": round(statistics.median(starts), 3),
         "warmup_s": round(statistics.median(warmups), 3),
@@ -133,6 +135,17 @@ def run_bench(
         else:
             figures[f"{name}_calcs_per_s"] = round(value)
     return figures
+
+
+def _psi_avg60() -> float | None:
+    """Share of the last minute (%) in which some task waited for a CPU (Linux PSI): the bridge
+    polls instead of sleeping only while this is low (see pressure.py), so it explains figures."""
+    try:
+        with open(PSI_PATH) as file:
+            first = file.readline().split()
+        return float(dict(field.split("=") for field in first[1:])["avg60"])
+    except (OSError, KeyError, ValueError):
+        return None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -150,7 +163,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(
         f"workload: {figures['requests']} calcs from generated gen9randombattle teams, "
         f"median of {figures['repeats']}; load average {figures['load_average_1m']} "
-        f"on {figures['cpus']} CPUs"
+        f"on {figures['cpus']} CPUs, CPU pressure {figures['cpu_pressure_avg60']}% (PSI avg60)"
     )
     print(
         f"node start-to-ready: {figures['start_to_ready_s']:.2f} s "
