@@ -17,7 +17,13 @@ import pytest
 
 from randbot.inference import BattleTracker
 from randbot.inference.builds import Build
-from randbot.inference.choice_model import POLICIES, USELESS_SHARE, log_likelihoods, status_value
+from randbot.inference.choice_model import (
+    POLICIES,
+    USELESS_SHARE,
+    build_factor,
+    log_likelihoods,
+    status_value,
+)
 from randbot.inference.protocol import species_key
 from randbot.inference.replay import load_log, replay, true_team
 from randbot.inference.scripted_players import heuristic_picks, heuristic_score, max_power_picks
@@ -222,3 +228,33 @@ def test_a_move_out_of_pp_is_no_longer_clicked():
     assert late.situation.exhausted == {"hydropump"}
     assert max_power_picks(moves, late.situation) == {"fireblast"}
     assert any("out-of-pp:hydropump" in e for e in palkia.explanations)
+
+
+def test_the_builds_item_and_ability_change_what_a_damage_minded_player_clicks():
+    fairy = ("Fairy",)
+    assert build_factor("hypervoice", "", "pixilate", fairy, ("Dragon",)) == pytest.approx(
+        1.2 * 1.5 * 2
+    )
+    assert build_factor("closecombat", "choicespecs", "", (), ()) == 1.0
+    assert build_factor("closecombat", "choiceband", "", (), ()) == 1.5
+    assert build_factor("bulletpunch", "", "technician", (), ()) == 1.5
+    assert build_factor("bulletseed", "", "skilllink", (), ()) == pytest.approx(5 / 3.5)
+    # A physical click is likelier from a Choice Band build than from a Choice Specs one.
+    moves = ("closecombat", "dracometeor", "fireblast", "earthquake")
+    board = _board(foe_species="Tyranitar", foe_types=("Rock", "Dark"))
+    typed = POLICIES.index("typed")
+    band = log_likelihoods(
+        _build(moves, "Choice Band"),
+        "closecombat",
+        ("Dragon", "Ground"),
+        board.foe_types,
+        situation=board,
+    )
+    specs = log_likelihoods(
+        _build(moves, "Choice Specs"),
+        "closecombat",
+        ("Dragon", "Ground"),
+        board.foe_types,
+        situation=board,
+    )
+    assert band[typed] > specs[typed]

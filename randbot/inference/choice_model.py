@@ -25,6 +25,7 @@ from __future__ import annotations
 import math
 from functools import cache, lru_cache
 
+from randbot.formats import to_id
 from randbot.inference.builds import Build
 from randbot.inference.dexdata import _data, move_category, move_entry
 from randbot.inference.scripted_players import heuristic_picks, max_power_picks
@@ -92,6 +93,8 @@ def _log_likelihood(
     policy: str,
     ratios: tuple[float, float],
     situation: Situation | None,
+    item: str = "",
+    ability: str = "",
 ) -> float:
     if policy == "uniform" or not moves or used not in moves:
         return 0.0
@@ -104,7 +107,11 @@ def _log_likelihood(
             picks = heuristic_picks(moves, situation)
         hit = (1.0 - EPSILON) / len(picks) if used in picks else 0.0
         return math.log(len(moves) * (hit + EPSILON / len(moves)))
-    raw = {m: move_value(m, user_types, target_types, policy, ratios) for m in moves}
+    raw = {
+        m: move_value(m, user_types, target_types, policy, ratios)
+        * build_factor(m, item, ability, user_types, target_types)
+        for m in moves
+    }
     if situation is not None and policy == "typed":
         best = max((v for m, v in raw.items() if move_category(m) != "Status"), default=40.0)
         for m in moves:
@@ -113,6 +120,60 @@ def _log_likelihood(
     values = [raw[m] ** BETA for m in moves]
     share = raw[used] ** BETA / sum(values)
     return math.log(len(moves) * ((1.0 - TREMBLE) * share + TREMBLE / len(moves)))
+
+
+# How the build's own item and ability change a move's damage (Showdown's items.ts / abilities.ts):
+# the build's move values depend on them, so a Choice Specs build clicking a physical move is unlikely.
+_ITEM_FACTOR = {"choiceband": ("Physical", 1.5), "choicespecs": ("Special", 1.5)}
+_FLAG_ABILITY = {  # ability -> (move flag, factor)
+    "toughclaws": ("contact", 1.3), "ironfist": ("punch", 1.2), "strongjaw": ("bite", 1.5),
+    "megalauncher": ("pulse", 1.5), "sharpness": ("slicing", 1.5), "punkrock": ("sound", 1.3),
+}  # fmt: skip
+_ATE = {"pixilate": "Fairy", "aerilate": "Flying", "refrigerate": "Ice", "galvanize": "Electric"}
+
+
+@lru_cache(maxsize=100_000)
+def build_factor(
+    move_id: str,
+    item: str,
+    ability: str,
+    user_types: tuple[str, ...],
+    target_types: tuple[str, ...],
+) -> float:
+    """The damage multiplier the build's item and ability give this move (1 when nothing applies)."""
+    entry = move_entry(move_id)
+    if entry is None or entry.get("category") == "Status":
+        return 1.0
+    factor = 1.0
+    category, boost = _ITEM_FACTOR.get(item, ("", 1.0))
+    if entry.get("category") == category:
+        factor *= boost
+    flag, boost = _FLAG_ABILITY.get(ability, ("", 1.0))
+    if flag and entry.get("flags", {}).get(flag):
+        factor *= boost
+    power = float(entry.get("basePower") or 0)
+    if ability == "technician" and 0 < power <= 60:
+        factor *= 1.5
+    elif ability == "adaptability" and entry.get("type") in user_types:
+        factor *= 2.0 / 1.5
+    elif ability == "sheerforce" and (entry.get("secondary") or entry.get("secondaries")):
+        factor *= 1.3
+    elif ability == "reckless" and (entry.get("recoil") or entry.get("hasCrashDamage")):
+        factor *= 1.2
+    elif ability == "skilllink" and isinstance(entry.get("multihit"), list):
+        factor *= 5 / (sum(entry["multihit"]) / 2)
+    elif ability in _ATE and entry.get("type") == "Normal":
+        new = _ATE[ability]
+        stab = 1.5 if new in user_types else 1.0
+        factor *= (
+            1.2
+            * stab
+            * _effectiveness(new, target_types)
+            / (_effectiveness("Normal", target_types) or 1.0)
+        )
+        if "Normal" in user_types:
+            factor /= 1.5
+    return factor
 
 
 def status_value(
@@ -191,11 +252,13 @@ def log_likelihoods(
             k,
             ratios,
             situation,
+            *((to_id(build.item), to_id(build.ability)) if k == "typed" else ("", "")),
         )
         for k in POLICIES
     )
 
 
+@lru_cache(maxsize=50_000)
 def stat_ratios(user: str, target: str) -> tuple[float, float]:
     """(atk/def, spa/spd) of the user's base stats over the target's: what a damage-minded player weighs."""
     from randbot.inference.dexdata import species_entry
