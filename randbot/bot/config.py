@@ -39,6 +39,9 @@ class BotConfig:
     # Duels count a KO-ing hit's accuracy (and full paralysis) as a chance, not as less damage.
     engine_chance: bool = False
     planner_engine: bool = True
+    stay_rules: bool = (
+        False  # Defeat: when the plan stays, Discover's rules 2-4 (heal, field, status) first
+    )
     planner_chance: bool = False  # close fights are chance nodes in the plan tree (expectiminimax)  # pairings fought by the matchup engine (off: per-turn rates only)
 
     def to_dict(self) -> dict:

@@ -18,7 +18,7 @@ import networkx as nx
 
 from randbot.bot.config import BotConfig
 from randbot.bot.decision import Deadline, Decision
-from randbot.bot.discover import guaranteed_ko
+from randbot.bot.discover import guaranteed_ko, support_move
 from randbot.bot.matchup import MatchupEngine, hazard_fraction
 from randbot.bot.mon import Mon
 from randbot.bot.phantom import Rates, phantom_rates
@@ -377,6 +377,12 @@ def defeat(t: Tactics, config: BotConfig, forced: bool) -> Decision:
         "unseen": sit.unseen,
     }
     if label == "stay":
+        support = support_move(t) if config.stay_rules else None
+        if support is not None:
+            rule, move = support
+            return Decision(
+                "move", move, "defeat", f"plan-stay/{rule}", candidates=scored, notes=notes
+            )
         best, evals = t.best_move(allow_tera=config.tera and battle.can_tera)
         cands = scored + [(e.label, e.value) for e in evals]
         return Decision(

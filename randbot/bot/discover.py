@@ -178,6 +178,22 @@ def status_move(t: Tactics) -> str | None:
     return None
 
 
+def support_move(t: Tactics) -> tuple[str, str] | None:
+    """Rules 2-4 (heal, hazards/screens, status) as (rule, move), when the active survives the turn."""
+    if not survives_turn(t):
+        return None
+    enemies_left = len(t.sit.enemies) + t.sit.unseen
+    for rule, pick in (
+        ("2-heal", lambda: heal_move(t)),
+        ("3-field", lambda: field_move(t, enemies_left) if t.config.field_rule else None),
+        ("4-status", lambda: status_move(t) if t.config.status_rule else None),
+    ):
+        move = pick()
+        if move is not None:
+            return rule, move
+    return None
+
+
 def discover(
     t: Tactics,
     scores: Callable[[], Scores] | None,
@@ -191,15 +207,9 @@ def discover(
         ko = guaranteed_ko(t)
         if ko is not None:
             return Decision("move", ko, "discover", "1-ko")
-        if survives_turn(t):
-            enemies_left = len(t.sit.enemies) + t.sit.unseen
-            for rule, pick in (
-                ("2-heal", heal_move(t)),
-                ("3-field", field_move(t, enemies_left) if t.config.field_rule else None),
-                ("4-status", status_move(t) if t.config.status_rule else None),
-            ):
-                if pick is not None:
-                    return Decision("move", pick, "discover", rule)
+        support = support_move(t)
+        if support is not None:
+            return Decision("move", support[1], "discover", support[0])
     stay = t.stay() if t.sit.active is not None else None
     candidates: list[tuple[str, float]] = []
     if battle.available_switches and not battle.trapped and stay is not None:
