@@ -131,10 +131,24 @@ class NodeProcess:
         """Send one request line (without newline) and return the answer line.
 
         `spin`: seconds to poll for the answer before blocking (see `_poll`), for requests
-        answered in well under a millisecond.
+        answered in well under a millisecond. (`send` and `receive` in one, with fewer steps:
+        this is the path of every single calc.)
         """
-        self.send(payload, timeout)
-        return self.receive(timeout, spin)
+        if self._proc is None:
+            raise NodeCrash("the node process is not running")
+        self._deadline = time.monotonic() + timeout
+        try:
+            data = payload + b"\n"
+            written = os.write(self._stdin_fd, data)
+            while written < len(data):
+                data = data[written:]
+                written = os.write(self._stdin_fd, data)
+        except OSError as error:
+            self._deadline = 0.0
+            raise NodeCrash(f"writing to node failed: {error}") from None
+        if spin > 0.0 and self._poll_fd >= 0 and b"\n" not in self._buffer:
+            self._poll(spin)
+        return self._read_line()
 
     def send(self, payload: bytes, timeout: float) -> None:
         """Write one request line; answers come back in order (`receive`), so several requests

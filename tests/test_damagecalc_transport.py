@@ -104,3 +104,18 @@ def test_cpu_pressure_from_psi(tmp_path) -> None:
 def test_cpu_pressure_without_psi_uses_the_load_average(tmp_path) -> None:
     pressure = CpuPressure(interval=0.0, path=str(tmp_path / "missing"))
     assert isinstance(pressure.quiet(), bool)
+
+
+@pytest.mark.integration
+def test_single_call_fast_path_errors_and_restart() -> None:
+    with DamageCalc(warmup=100, cache_size=0) as calc:
+        good = calc.damage(TUSK, GHOLDENGO, "Headlong Rush")
+        a = calc._mon_handle(TUSK, "attacker", None)
+        d = calc._mon_handle(GHOLDENGO, "defender", None)
+        calc._known.add(10**9)  # pretend Node knows a handle it was never sent
+        with pytest.raises(CalcError, match="not defined"):
+            calc._compute_one((a, d, 10**9, 0, 0), ko=False, describe=False)
+        assert calc.damage(TUSK, GHOLDENGO, "Headlong Rush") == good
+        os.kill(calc.pid, signal.SIGKILL)
+        assert calc.damage(TUSK, GHOLDENGO, "Headlong Rush") == good
+        assert calc.restarts == 1
