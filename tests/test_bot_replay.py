@@ -58,7 +58,15 @@ def bot() -> RandBot:
 
 
 @pytest.mark.parametrize(
-    "config", [{}, {"discover": False}, {"defeat": False}, {"inference": False}]
+    "config",
+    [
+        {},
+        {"discover": False},
+        {"defeat": False},
+        {"inference": False},
+        {"discover": False, "stay_rules": True, "engine_chance": True, "planner_chance": True},
+        {"defeat": False, "discover_better_switch": True, "sack_pivot": False},
+    ],
 )
 def test_every_decision_is_legal_and_logged(config, caplog):
     player = RandBot(
