@@ -258,3 +258,14 @@ def test_the_builds_item_and_ability_change_what_a_damage_minded_player_clicks()
         situation=board,
     )
     assert band[typed] > specs[typed]
+
+
+def test_our_slow_start_draws_no_speed_conclusion():
+    """Our Regigigas runs at half speed under Slow Start: being outsped by it says nothing (was a bug)."""
+    data = load_log(FIXTURES / "slowstart-speed.json.gz")
+    truth = next(m for m in true_team(data, "p1") if m["species"] == "Zarude-Dada")
+    tracker = replay(data, "p2", setdb=_setdb())
+    zarude = tracker.belief("Zarude-Dada")
+    assert not [r for r in zarude.rules if "Regigigas" in r.reason]
+    true_moves = frozenset(truth["moves"])
+    assert sum(p for b, p in zarude.posterior() if frozenset(b.moves) == true_moves) > 0

@@ -165,6 +165,7 @@ class SpeedCheck:
         if to_id(our_item) in _LAST_MOVERS_ITEMS or to_id(our_state.ability or "") in (
             "stall",
             "myceliummight",
+            "slowstart",  # our speed is halved for five turns after entry: not modelled, skip
         ):
             return
         our_speed = effective_speed(
