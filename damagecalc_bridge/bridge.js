@@ -543,4 +543,4 @@ function writeAll(text) {
 }
 
 if (require.main === module) main();
-else module.exports = {handle, calc, gen, mons, fields, moveFor, runOne};
+else module.exports = {handle, calc, gen, mons, fields, moveFor, runOne}; // in-process profiling
