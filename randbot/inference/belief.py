@@ -83,6 +83,8 @@ class EnemyBelief:
     policy: object | None = None  # the TeamPolicy shared by the enemy team (see policy.py)
     _base: list[tuple[Build, float]] | None = None
     _marginals: tuple[float, ...] | None = None
+    # build -> its choices' log-likelihoods; only new decisions change them, not teammates' clicks
+    _choice_cache: dict[Build, list[float]] = field(default_factory=dict)
 
     @property
     def revealed_moves(self) -> set[str]:
@@ -128,6 +130,7 @@ class EnemyBelief:
 
     def add_decision(self, decision: Decision, opponent: str) -> None:
         self.decisions.append(decision)
+        self._choice_cache.clear()
         board = decision.situation
         why = f"chose {decision.used} against {opponent}"
         if board is not None:
@@ -151,6 +154,7 @@ class EnemyBelief:
             self.rules = [r for r in self.rules if r.stint != stint]
             self.weights = [w for w in self.weights if w.stint != stint]
             self.decisions = [d for d in self.decisions if d.stint != stint]
+            self._choice_cache.clear()
             self.explanations.append(
                 f"withdrew {len(rules)} rules from switch-in {stint}: it was Illusion"
             )
@@ -202,6 +206,12 @@ class EnemyBelief:
         return self._marginals
 
     def _choice_logs(self, build: Build) -> list[float]:
+        cached = self._choice_cache.get(build)
+        if cached is None:
+            cached = self._choice_cache[build] = self._compute_choice_logs(build)
+        return cached
+
+    def _compute_choice_logs(self, build: Build) -> list[float]:
         from randbot.inference.choice_model import POLICIES, log_likelihoods
 
         totals = [0.0] * len(POLICIES)

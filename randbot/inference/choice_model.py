@@ -122,6 +122,11 @@ def _log_likelihood(
     return math.log(len(moves) * ((1.0 - TREMBLE) * share + TREMBLE / len(moves)))
 
 
+@lru_cache(maxsize=8192)
+def _ids(item: str, ability: str) -> tuple[str, str]:
+    return to_id(item), to_id(ability)
+
+
 # How the build's own item and ability change a move's damage (Showdown's items.ts / abilities.ts):
 # the build's move values depend on them, so a Choice Specs build clicking a physical move is unlikely.
 _ITEM_FACTOR = {"choiceband": ("Physical", 1.5), "choicespecs": ("Special", 1.5)}
@@ -252,7 +257,7 @@ def log_likelihoods(
             k,
             ratios,
             situation,
-            *((to_id(build.item), to_id(build.ability)) if k == "typed" else ("", "")),
+            *(_ids(build.item, build.ability) if k == "typed" else ("", "")),
         )
         for k in POLICIES
     )
