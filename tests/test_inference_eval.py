@@ -13,7 +13,7 @@ FIXTURES = Path(__file__).parent / "fixtures" / "inference"
 
 
 def test_predict_eval_json_scores_posterior_against_prior(capsys):
-    assert main(["predict-eval", str(FIXTURES), "--json"]) == 0
+    assert main(["predict-eval", str(FIXTURES), "--json", "--no-calc"]) == 0
     summary = json.loads(capsys.readouterr().out)
     assert summary["logs"] == 3 and summary["points"] > 50
     over = summary["over_turns"]
@@ -28,7 +28,10 @@ def test_predict_eval_json_scores_posterior_against_prior(capsys):
 
 
 def test_predict_eval_table(capsys):
-    assert main(["predict-eval", str(FIXTURES / "maxpower.log.json.gz"), "--side", "p2"]) == 0
+    assert (
+        main(["predict-eval", str(FIXTURES / "maxpower.log.json.gz"), "--side", "p2", "--no-calc"])
+        == 0
+    )
     out = capsys.readouterr().out
     assert "posterior P / top1" in out and "moves" in out
 
@@ -36,8 +39,8 @@ def test_predict_eval_table(capsys):
 @pytest.mark.parametrize(
     "argv, message",
     [
-        (["predict-eval", "/no/such/log.json"], "no such log"),
-        (["predict-eval", str(FIXTURES), "--limit", "0"], "--limit"),
+        (["predict-eval", "/no/such/log.json", "--no-calc"], "no such log"),
+        (["predict-eval", str(FIXTURES), "--limit", "0", "--no-calc"], "--limit"),
     ],
 )
 def test_predict_eval_bad_input_is_one_line(argv, message, capsys):
@@ -49,6 +52,15 @@ def test_predict_eval_bad_input_is_one_line(argv, message, capsys):
 def test_predict_eval_unreadable_log_is_one_line(tmp_path, capsys):
     bad = tmp_path / "broken.log.json"
     bad.write_text("{not json")
-    assert main(["predict-eval", str(bad)]) != 0
+    assert main(["predict-eval", str(bad), "--no-calc"]) != 0
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "broken.log.json" in err[0]
+
+
+@pytest.mark.integration
+def test_predict_eval_checks_damage_with_the_calc_by_default(capsys):
+    """Default: damage rolls through the calc bridge (Node); no unexplained probability-0 point."""
+    assert main(["predict-eval", str(FIXTURES), "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["logs"] == 3
+    assert summary["true_build_probability_zero"]["unexplained"] == 0

@@ -27,7 +27,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--limit", type=int, help="only the first N logs")
     parser.add_argument(
-        "--calc", action="store_true", help="also check damage against the calc's rolls"
+        "--calc",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="check damage dealt and taken against @smogon/calc's rolls (default on; needs Node)",
     )
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
     parser.add_argument(
@@ -89,11 +92,30 @@ class _NoCalc:
         return None
 
 
+class _OptionalCalc:
+    """The calc bridge if it starts; otherwise one warning and the evaluation runs without it."""
+
+    def __init__(self) -> None:
+        self._bridge = None
+
+    def __enter__(self):
+        try:
+            from damagecalc_bridge import DamageCalc
+
+            bridge = DamageCalc(gen=9)
+            self._bridge = bridge.__enter__()
+        except Exception as error:  # noqa: BLE001 - no Node, no calc: say so once, go on
+            print(
+                f"predict-eval: damage checks off ({error}); use --no-calc to silence",
+                file=sys.stderr,
+            )
+            self._bridge = None
+        return self._bridge
+
+    def __exit__(self, *exc) -> None:
+        if self._bridge is not None:
+            self._bridge.__exit__(*exc)
+
+
 def _calc(wanted: bool):
-    if not wanted:
-        return _NoCalc()
-    try:
-        from damagecalc_bridge import DamageCalc
-    except ImportError as error:
-        raise RandbotError(f"--calc needs damagecalc_bridge: {error}") from None
-    return DamageCalc(gen=9)
+    return _OptionalCalc() if wanted else _NoCalc()

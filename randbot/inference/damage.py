@@ -37,6 +37,9 @@ UNMODELLED = {
     "eruption", "waterspout", "dragonenergy", "reversal", "flail", "crushgrip", "wringout", "hardpress",
 }  # fmt: skip
 FULL_HP_ABILITIES = {"multiscale", "shadowshield", "terashell"}
+# Attacker abilities whose boost depends on what the calc is not told (the target just switched in,
+# the attacker moved last): a build with one of them explains any damage above its plain rolls.
+ORDER_ABILITIES = {"stakeout", "analytic"}
 # Volatile effects that change damage in ways we do not pass to the calc.
 UNMODELLED_VOLATILES = ("charge", "flashfire", "protosynthesis", "quarkdrive", "helpinghand", "supremeoverlord",
                         "laserfocus", "focusenergy", "electrify", "powertrick", "transform")  # fmt: skip
@@ -154,6 +157,9 @@ def _fill(observation: DamageObservation, calc: Any, builds: list[Build]) -> Non
             observation._verdicts[key] = (
                 True  # a forme change (Zamazenta-Crowned): stats we cannot trust
             )
+            continue
+        if observation.enemy_attacks and to_id(build.ability) in ORDER_ABILITIES:
+            observation._verdicts[key] = True
             continue
         if not full and to_id(build.ability) in FULL_HP_ABILITIES:
             observation._verdicts[key] = True  # the calc would assume full HP

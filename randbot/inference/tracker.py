@@ -692,7 +692,8 @@ class BattleTracker:
         hit = self._hit
         if hit is not None and not tags.from_ and ident.side == hit["target_side"]:
             hit["lines"] += 1
-            hit["after"] = state.hp_points if not hit["enemy_attacks"] else state.hp * 100
+            # Our HP is exact (points); the enemy's is a percentage: the same units as "before".
+            hit["after"] = state.hp_points if hit["enemy_attacks"] else state.hp * 100
             hit["fainted"] = state.fainted or state.hp <= 0
         lo = self._life_orb
         if lo is not None:
