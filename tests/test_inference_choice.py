@@ -20,6 +20,7 @@ from randbot.inference.builds import Build
 from randbot.inference.choice_model import (
     POLICIES,
     USELESS_SHARE,
+    board_factor,
     build_factor,
     log_likelihoods,
     status_value,
@@ -269,3 +270,16 @@ def test_our_slow_start_draws_no_speed_conclusion():
     assert not [r for r in zarude.rules if "Regigigas" in r.reason]
     true_moves = frozenset(truth["moves"])
     assert sum(p for b, p in zarude.posterior() if frozenset(b.moves) == true_moves) > 0
+
+
+def test_the_board_changes_what_a_damage_minded_player_clicks():
+    assert board_factor("earthquake", _board(foe_ability="levitate")) < 0.01
+    assert board_factor("knockoff", _BOARD) == 1.5
+    assert board_factor("knockoff", _board(foe_item=False)) == 1.0
+    assert board_factor("voltswitch", _BOARD) == 1.5
+    assert board_factor("suckerpunch", _board(foe_hp=0.2)) == 3.0
+    assert board_factor("suckerpunch", _BOARD) == 1.0
+    # Garchomp (95 kg) on Corviknight (75 kg): Heavy Slam at 40 power; Low Kick on 75 kg at 80.
+    assert board_factor("heavyslam", _BOARD) == pytest.approx(40 / 60)
+    assert board_factor("lowkick", _BOARD) == pytest.approx(80 / 60)
+    assert board_factor("bodypress", _board(own_species="Corviknight")) == pytest.approx(105 / 87)

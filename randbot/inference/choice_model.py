@@ -110,6 +110,7 @@ def _log_likelihood(
     raw = {
         m: move_value(m, user_types, target_types, policy, ratios)
         * build_factor(m, item, ability, user_types, target_types)
+        * (board_factor(m, situation) if situation is not None else 1.0)
         for m in moves
     }
     if situation is not None and policy == "typed":
@@ -179,6 +180,60 @@ def build_factor(
         if "Normal" in user_types:
             factor /= 1.5
     return factor
+
+
+# Moves whose power depends on weights (Showdown's basePowerCallback): (ratio or weight, power) steps.
+_HEAVY = ((5, 120), (4, 100), (3, 80), (2, 60), (0, 40))  # Heavy Slam / Heat Crash: user / target
+_LIGHT = ((200, 120), (100, 100), (50, 80), (25, 60), (10, 40), (0, 20))  # Low Kick / Grass Knot
+_IMMUNE = {  # our ability -> the move type it absorbs
+    "levitate": "Ground", "eartheater": "Ground", "flashfire": "Fire", "wellbakedbody": "Fire",
+    "waterabsorb": "Water", "stormdrain": "Water", "dryskin": "Water", "voltabsorb": "Electric",
+    "lightningrod": "Electric", "motordrive": "Electric", "sapsipper": "Grass",
+}  # fmt: skip
+
+
+@lru_cache(maxsize=100_000)
+def board_factor(move_id: str, situation: Situation) -> float:
+    """What the board does to a damaging move's worth to a damage-minded player (typed model only)."""
+    entry = move_entry(move_id)
+    if entry is None or entry.get("category") == "Status":
+        return 1.0
+    if _IMMUNE.get(situation.foe_ability) == entry.get("type"):
+        return 1.0 / 200  # absorbed: worth nothing (the value is floored at 1 anyway)
+    factor = 1.0
+    if move_id == "knockoff" and situation.foe_item:
+        factor *= 1.5
+    if move_id == "tripleaxel":
+        factor *= 2.0  # 20 + 40 + 60, not 3 x 20
+    if move_id == "bodypress":
+        factor *= _stat(situation.own_species, "def") / max(1, _stat(situation.own_species, "atk"))
+    if move_id in ("heavyslam", "heatcrash", "lowkick", "grassknot"):
+        factor *= _weight_power(move_id, situation) / VARIABLE_POWER
+    if entry.get("selfSwitch") is True:  # U-turn, Volt Switch: a pivot is worth more than its power
+        factor *= 1.5
+    if entry.get("priority", 0) > 0 and situation.foe_hp <= 0.3:
+        factor *= 3.0  # finishing a weakened foe before it moves
+    return factor
+
+
+def _stat(species: str, stat: str) -> int:
+    from randbot.inference.dexdata import species_entry
+
+    entry = species_entry(species)
+    return int(entry["baseStats"][stat]) if entry else 100
+
+
+def _weight_power(move_id: str, situation: Situation) -> float:
+    from randbot.inference.dexdata import species_entry
+
+    own, foe = species_entry(situation.own_species), species_entry(situation.foe_species)
+    if not own or not foe:
+        return VARIABLE_POWER
+    if move_id in ("heavyslam", "heatcrash"):
+        ratio = float(own.get("weightkg", 1)) / max(0.1, float(foe.get("weightkg", 1)))
+        return next(p for limit, p in _HEAVY if ratio >= limit)
+    weight = float(foe.get("weightkg", 1))
+    return next(p for limit, p in _LIGHT if weight >= limit)
 
 
 def status_value(

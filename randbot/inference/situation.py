@@ -24,21 +24,21 @@ class Situation:
     foe_types: tuple[str, ...]
     foe_boosts: tuple[tuple[str, int], ...]
     foe_hazards: frozenset[str]  # hazards already on our side
-    own_side_any: (
-        bool  # any side condition on the chooser's side (triggers the heuristic's removal)
-    )
+    # Any side condition on the chooser's side (what triggers the heuristic's hazard removal).
+    own_side_any: bool
     own_alive: int  # chooser's team members not fainted (out of 6)
     foe_alive: int  # our team members not fainted (out of 6)
     previous: str = ""  # the move this Pokémon used just before in the same stay (choice lock)
-    own_hazards: frozenset[str] = (
-        frozenset()
-    )  # hazards on the chooser's side (Defog is worth a click)
+    # Hazards on the chooser's side (Defog is worth a click).
+    own_hazards: frozenset[str] = frozenset()
     own_screens: frozenset[str] = frozenset()  # reflect / lightscreen / auroraveil already up
     own_hp: float = 1.0  # the chooser's HP fraction, to a tenth (healing is worth a click when low)
     foe_statused: bool = False  # our Pokémon already has a major status (a status move is wasted)
-    exhausted: frozenset[str] = (
-        frozenset()
-    )  # the chooser's moves used up (out of PP): not clickable
+    # The chooser's moves used up (out of PP): no longer clickable.
+    exhausted: frozenset[str] = frozenset()
+    foe_hp: float = 1.0  # our Pokémon's HP fraction, to a tenth (a priority move finishes it)
+    foe_item: bool = True  # our Pokémon holds an item (Knock Off hits harder)
+    foe_ability: str = ""  # our Pokémon's ability id, when known (immunities)
 
     def boost(self, side: str, stat: str) -> int:
         for name, value in self.own_boosts if side == "own" else self.foe_boosts:

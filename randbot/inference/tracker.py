@@ -300,6 +300,9 @@ class BattleTracker:
             own_hp=round(theirs_state.hp, 1),
             foe_statused=bool(ours_state.status) and ours_state.status != "fnt",
             exhausted=frozenset(m for m, n in theirs_state.pp_used.items() if n >= max_pp(m)),
+            foe_hp=round(ours_state.hp, 1),
+            foe_item=ours_state.item != "",
+            foe_ability=to_id(ours_state.ability or ""),
         )
         return theirs_active.key, ours_active.key, board
 
