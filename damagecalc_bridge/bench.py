@@ -8,7 +8,8 @@ in 5 short slices and a ratio compares the two sums (the machine is shared). Mod
   batched N    damage_many() in batches of N, cache off
   cached       damage_many() in batches of 256 when every answer is in the cache
 "Rolls only" means ko=False (no kochance()); the "with KO" lines compare damage_many(ko=True)
-against raw calculate()+kochance().
+against raw calculate()+kochance(). The bridge polls instead of sleeping, and pipelines large
+batches, only while a CPU is spare (pressure.py), so the header gives the CPU pressure too.
 """
 
 from __future__ import annotations
