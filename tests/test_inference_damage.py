@@ -63,3 +63,13 @@ def test_stakeout_on_a_fresh_switch_in_is_not_held_against_the_build(calc):
     assert any(r.name.startswith("damage:") for r in gumshoos.rules)
     assert not gumshoos.relaxed_rules
     assert _true_build_probability(gumshoos, truths["Gumshoos"]) > 0
+
+
+def test_no_damage_rule_while_our_zoroark_may_be_in_disguise(calc):
+    """p2's Zoroark-Hisui, shown as Pachirisu, took Crabominable's Earthquake (its defences and speed are not the shown ones)."""
+    data = load_log(FIXTURES / "damage-our-illusion.json.gz")
+    truth = next(m for m in true_team(data, "p1") if m["species"] == "Crabominable")
+    tracker = replay(data, "p2", setdb=_setdb(), calc=calc)
+    crabominable = tracker.belief("Crabominable")
+    assert not [r for r in crabominable.rules if "Pachirisu" in r.reason]
+    assert _true_build_probability(crabominable, truth) > 0

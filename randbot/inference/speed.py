@@ -157,6 +157,8 @@ class SpeedCheck:
         our_state = ours["state"]
         if our_state is None or not our_state.stats or "spe" not in our_state.stats:
             return
+        if tracker._our_illusion_hidden():
+            return  # our active may be our Zoroark in disguise: not the speed shown
         their_state = theirs["state"]
         belief = tracker._belief_of(Ident(theirs["side"], "a", theirs["name"]))
         if belief is None or their_state is None:

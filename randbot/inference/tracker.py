@@ -351,6 +351,8 @@ class BattleTracker:
             return
         disguise = self.mons.get((ident.side, active.key))
         real = self._mon(ident.side, ident.name, details.species, details.level)
+        if ident.side == self.our_role:
+            self._spoil_hit()
         if disguise is not None:
             real.hp, real.status = disguise.hp, disguise.status
         self._entry.pop(active.key, None)
@@ -540,6 +542,8 @@ class BattleTracker:
         enemy_attacks = ident.side == enemy_side
         if enemy_attacks and theirs.hp <= 0.34:
             return  # pinch abilities (Blaze, Torrent…) depend on HP we only know roughly
+        if enemy_attacks and self._our_illusion_hidden():
+            return  # our active may be our Zoroark in disguise: its defences are not the shown ones
         our_set = dict(self._our_sets.get(ours_active.key, {}))
         our_set.update({"species": ours.species, "level": ours.level})
         if ours.item is not None:
@@ -597,6 +601,14 @@ class BattleTracker:
             "fainted": False,
             "spoiled": False,
         }
+
+    def _our_illusion_hidden(self) -> bool:
+        """We have an Illusion user alive: any of our actives may be it (it disguises on every entry)."""
+        role = self.our_role
+        return any(
+            side == role and to_id(m.ability or "") == "illusion" and not m.fainted
+            for (side, _), m in self.mons.items()
+        )
 
     def _spoil_hit(self) -> None:
         if self._hit is not None:
