@@ -34,7 +34,7 @@ UNMODELLED = {
     "expandingforce", "risingvoltage", "mistyexplosion", "grassyglide", "solarbeam", "solarblade",
     "facade", "smellingsalts", "wakeupslap", "venoshock", "barbbarrage", "infernalparade", "bittermalice",
     "retaliate", "alluringvoice", "upperhand", "focuspunch", "beakblast",
-    "eruption", "waterspout", "dragonenergy", "reversal", "flail", "crushgrip", "wringout", "hardpress",
+    "terastarstorm", "eruption", "waterspout", "dragonenergy", "reversal", "flail", "crushgrip", "wringout", "hardpress",
 }  # fmt: skip
 FULL_HP_ABILITIES = {"multiscale", "shadowshield", "terashell"}
 # Attacker abilities whose boost depends on what the calc is not told (the target just switched in,
