@@ -1,8 +1,8 @@
 """RandBot: the Discover/Defeat player (thesis 3.6), a poke-env `Player` usable in your own poke-env code.
 
     from randbot import RandBot
-    bot = RandBot(battle_format="gen9randombattle")            # defaults: all parts on, 250 ms budget
-    bot = RandBot(battle_format=..., bot_config=BotConfig(defeat=False))
+    bot = RandBot(battle_format="gen9randombattle")   # the planner from turn one, 250 ms budget
+    bot = RandBot(battle_format=..., bot_config=BotConfig(discover=True))  # the thesis's phases
 
 Every decision runs under a deadline, falls back to a safe order on any exception, and writes one JSON
 line to the "randbot.decision" logger (phase, rule, candidates with scores, assumed enemy build, ms).

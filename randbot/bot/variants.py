@@ -26,7 +26,9 @@ def _variant(name: str) -> type[RandBot]:
 
 RandBotDiscover = _variant("randbot-discover")
 RandBotDefeat = _variant("randbot-defeat")
+RandBotThesis = _variant("randbot-thesis")
 RandBotCore = _variant("randbot-core")
 RandBotNoinfer = _variant("randbot-noinfer")
+RandBotNochance = _variant("randbot-nochance")
 RandBotNotera = _variant("randbot-notera")
 RandBotPycalc = _variant("randbot-pycalc")
