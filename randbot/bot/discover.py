@@ -28,7 +28,8 @@ MIN_HEAL = 0.25  # the enemy outlasts us by this many turns: the matchup is hope
 def guaranteed_ko(t: Tactics) -> str | None:
     """Rule 1: a move whose lowest roll KOs every likely build before it can answer (or that survives)."""
     active = t.sit.active
-    assert active is not None
+    if active is None:  # e.g. just after a websocket resume, before poke-env knows our active again
+        return None
     best = None
     for move_id in t.available_moves():
         facts = move_facts(move_id)
