@@ -73,3 +73,26 @@ def test_no_damage_rule_while_our_zoroark_may_be_in_disguise(calc):
     crabominable = tracker.belief("Crabominable")
     assert not [r for r in crabominable.rules if "Pachirisu" in r.reason]
     assert _true_build_probability(crabominable, truth) > 0
+
+
+def test_our_forme_on_the_field_is_what_takes_the_hit(calc):
+    """p1's Zacian is on the field as Zacian-Crowned (Fairy/Steel): Armor Cannon is super effective."""
+    data = load_log(FIXTURES / "damage-forme-zacian.json.gz")
+    truth = next(m for m in true_team(data, "p2") if m["species"] == "Armarouge")
+    armarouge = replay(data, "p1", setdb=_setdb(), calc=calc).belief("Armarouge")
+    template = next(
+        b
+        for b, _ in armarouge.prior()
+        if frozenset(b.moves) == frozenset(truth["moves"]) and b.item == truth["item"]
+    )
+    (hit,) = [r for r in armarouge.rules if r.name.startswith("damage:") and "Zacian" in r.reason]
+    assert hit.test(template)
+
+
+def test_no_damage_or_speed_rule_while_our_forme_can_change(calc):
+    """p2's Minior switches between Meteor and Core formes (Shields Down) mid-turn: no conclusion."""
+    data = load_log(FIXTURES / "damage-forme-minior.json.gz")
+    truth = next(m for m in true_team(data, "p1") if m["species"] == "Hoopa-Unbound")
+    hoopa = replay(data, "p2", setdb=_setdb(), calc=calc).belief("Hoopa-Unbound")
+    assert not [r for r in hoopa.rules if "Minior" in r.reason]
+    assert _true_build_probability(hoopa, truth) > 0

@@ -40,6 +40,9 @@ FULL_HP_ABILITIES = {"multiscale", "shadowshield", "terashell"}
 # Attacker abilities whose boost depends on what the calc is not told (the target just switched in,
 # the attacker moved last): a build with one of them explains any damage above its plain rolls.
 ORDER_ABILITIES = {"stakeout", "analytic"}
+# Abilities that change the holder's forme (and stats) mid-battle, sometimes mid-turn: skip the check.
+FORME_ABILITIES = {"shieldsdown", "stancechange", "zenmode", "schooling", "iceface", "disguise",
+                   "powerconstruct", "hungerswitch", "zerotohero"}  # fmt: skip
 # Volatile effects that change damage in ways we do not pass to the calc.
 UNMODELLED_VOLATILES = ("charge", "flashfire", "protosynthesis", "quarkdrive", "helpinghand", "supremeoverlord",
                         "laserfocus", "focusenergy", "electrify", "powertrick", "transform")  # fmt: skip
@@ -157,6 +160,9 @@ def _fill(observation: DamageObservation, calc: Any, builds: list[Build]) -> Non
             observation._verdicts[key] = (
                 True  # a forme change (Zamazenta-Crowned): stats we cannot trust
             )
+            continue
+        if to_id(build.ability) in FORME_ABILITIES:
+            observation._verdicts[key] = True
             continue
         if observation.enemy_attacks and to_id(build.ability) in ORDER_ABILITIES:
             observation._verdicts[key] = True

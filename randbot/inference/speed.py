@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from randbot.formats import to_id
 from randbot.inference import inferences as inf
 from randbot.inference.builds import Build
+from randbot.inference.damage import FORME_ABILITIES
 from randbot.inference.dexdata import (
     move_category,
     move_is_healing,
@@ -159,6 +160,8 @@ class SpeedCheck:
             return
         if tracker._our_illusion_hidden():
             return  # our active may be our Zoroark in disguise: not the speed shown
+        if to_id(our_state.ability or "") in FORME_ABILITIES:
+            return  # Shields Down, Zen Mode…: our forme's speed is not the stats we hold
         their_state = theirs["state"]
         belief = tracker._belief_of(Ident(theirs["side"], "a", theirs["name"]))
         if belief is None or their_state is None:

@@ -17,7 +17,13 @@ from randbot.inference import inferences as inf
 from randbot.inference.belief import Decision, EnemyBelief
 from randbot.inference.builds import load_setdb
 from randbot.inference.choice_model import stat_ratios
-from randbot.inference.damage import UNMODELLED_VOLATILES, DamageObservation, make_test, usable_move
+from randbot.inference.damage import (
+    FORME_ABILITIES,
+    UNMODELLED_VOLATILES,
+    DamageObservation,
+    make_test,
+    usable_move,
+)
 from randbot.inference.dexdata import effectiveness, move_category, move_is_multihit, species_types
 from randbot.inference.policy import TeamPolicy
 from randbot.inference.protocol import (
@@ -393,6 +399,13 @@ class BattleTracker:
             state.fainted = True
             state.hp = 0.0
 
+    def _on_minor_formechange(self, fields: list[str], tags: Tags) -> None:
+        """A temporary forme (Shields Down, Stance Change…): what is on the field now."""
+        ident = parse_ident(fields[1]) if len(fields) > 1 else None
+        state = self._mon_of(ident)
+        if state is not None and len(fields) > 2 and fields[2]:
+            state.shown_species = parse_details(fields[2]).species
+
     def _on_detailschange(self, fields: list[str], tags: Tags) -> None:
         ident = parse_ident(fields[1]) if len(fields) > 1 else None
         state = self._mon_of(ident)
@@ -542,10 +555,13 @@ class BattleTracker:
         enemy_attacks = ident.side == enemy_side
         if enemy_attacks and theirs.hp <= 0.34:
             return  # pinch abilities (Blaze, Torrent…) depend on HP we only know roughly
+        if to_id(ours.ability or "") in FORME_ABILITIES:
+            return  # Shields Down, Stance Change…: our forme (and stats) may change within the turn
         if enemy_attacks and self._our_illusion_hidden():
             return  # our active may be our Zoroark in disguise: its defences are not the shown ones
         our_set = dict(self._our_sets.get(ours_active.key, {}))
-        our_set.update({"species": ours.species, "level": ours.level})
+        # The forme on the field (Zacian-Crowned, Minior-Meteor): its types and stats take the hit.
+        our_set.update({"species": ours.shown_species or ours.species, "level": ours.level})
         if ours.item is not None:
             our_set["item"] = ours.item
         if ours.ability:
