@@ -32,7 +32,7 @@ class NodeProcess:
         start_timeout: float = 60.0,
         node: str | None = None,
         node_modules: Path | None = None,
-        spin_us: float = 200.0,
+        spin_us: float = 500.0,
     ) -> None:
         self.gen = gen
         self.warmup = warmup
