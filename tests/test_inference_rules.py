@@ -225,3 +225,15 @@ def test_move_choices_teach_the_team_player_model():
     )
     for belief in tracker.beliefs().values():
         assert sum(p for _, p in belief.posterior()) == pytest.approx(1.0)
+
+
+def test_heal_block_keeps_a_sitrus_berry_uneaten_without_ruling_it_out():
+    """Psychic Noise put Drifblim under Heal Block: at 33% its Sitrus Berry could not be eaten."""
+    from randbot.inference.replay import load_log, true_team
+
+    data = load_log(FIXTURES / "sitrus-healblock.json.gz")
+    tracker = replay(data, "p1", setdb=_setdb())
+    drifblim = tracker.belief("Drifblim")
+    assert "not:sitrusberry" not in _rule_names(drifblim)
+    truth = next(m for m in true_team(data, "p2") if m["species"] == "Drifblim")
+    assert sum(p for b, p in drifblim.posterior() if b.item == truth["item"]) > 0

@@ -1287,6 +1287,8 @@ class BattleTracker:
             or state.item == ""
             or self.field.magic_room
             or self._our_ability_is("unnerve")
+            or "healblock" in active.volatiles  # Psychic Noise: no berry healing either
+            or ident.name in self._heal_blocked
         ):
             return
         belief = self._belief_of(ident)
