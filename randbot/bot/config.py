@@ -20,6 +20,8 @@ class BotConfig:
     inference: bool = (
         True  # the inference tracker's posterior; off = species prior narrowed by reveals
     )
+    # The tracker's damage-roll checks through the shared bridge (its inference improves; cost per turn).
+    inference_damage: bool = False
     tera: bool = True
     use_bridge: bool = True  # @smogon/calc through damagecalc_bridge; off = the Python estimate
     bridge_max_calcs: int = 250  # new bridge calcs per decision (the rest: the Python estimate)

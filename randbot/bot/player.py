@@ -45,6 +45,10 @@ class RandBot(_Base):  # type: ignore[misc, valid-type]
         )
         calc = shared_calc() if self.bot_config.use_bridge else None
         self.oracle = DamageOracle(calc=calc)
+        if self.bot_config.inference_damage and calc is not None:
+            self.inference_calc = (
+                calc  # the tracker checks damage taken and dealt against the rolls
+            )
         self.last_payload: dict[str, Any] | None = None
         self.fallbacks = 0
         self._acted_this_turn: dict[
