@@ -30,9 +30,8 @@ HP_STEP = 0.05  # HP is bucketed so transpositions meet
 GRAPH_NODE_CAP = 300  # nodes kept in the inspectable graph
 EXACT, LOWER, UPPER = 0, 1, 2
 SWITCH_EPSILON = 0.02
-CLOSE_FIGHT = (
-    0.2  # planner_chance: fights won with a probability inside (0.2, 0.8) branch both ways
-)
+# planner_chance: fights won with a probability inside (0.2, 0.8) branch both ways.
+CLOSE_FIGHT = 0.2
 
 Team = tuple[tuple[str, float], ...]  # sorted (key, hp fraction)
 
@@ -208,41 +207,26 @@ class Planner:
         out = self.fight(i, j, ours_hp, theirs_hp)
         if out is None:  # a stalemate: nobody can break the other; score the position as it stands
             return self.leaf(ours, theirs)
-        if out.uncertain:  # a chance node: both endings, weighed (children searched in full)
-            won = self.search(
-                _set(ours, i, out.hp_if_win),
-                _drop(theirs, j),
-                i,
-                None,
-                depth - 1,
-                -math.inf,
-                math.inf,
-                node_id,
-                f"{i} beats {j} ({out.p_win:.0%})",
+
+        def we_win(hp: float, a: float, b: float, label: str) -> float:
+            return self.search(
+                _set(ours, i, hp), _drop(theirs, j), i, None, depth - 1, a, b, node_id, label
             )
-            lost = self.search(
-                _drop(ours, i),
-                _set(theirs, j, out.hp_if_lose),
-                None,
-                j,
-                depth - 1,
-                -math.inf,
-                math.inf,
-                node_id,
-                f"{j} beats {i} ({1 - out.p_win:.0%})",
+
+        def they_win(hp: float, a: float, b: float, label: str) -> float:
+            return self.search(
+                _drop(ours, i), _set(theirs, j, hp), None, j, depth - 1, a, b, node_id, label
+            )
+
+        if out.uncertain:  # a chance node: both endings, weighed (children searched in full)
+            won = we_win(out.hp_if_win, -math.inf, math.inf, f"{i} beats {j} ({out.p_win:.0%})")
+            lost = they_win(
+                out.hp_if_lose, -math.inf, math.inf, f"{j} beats {i} ({1 - out.p_win:.0%})"
             )
             return out.p_win * won + (1 - out.p_win) * lost
         if out.ours_wins:
-            new_ours = _set(ours, i, out.ours_hp)
-            new_theirs = _drop(theirs, j)
-            return self.search(
-                new_ours, new_theirs, i, None, depth - 1, alpha, beta, node_id, f"{i} beats {j}"
-            )
-        new_ours = _drop(ours, i)
-        new_theirs = _set(theirs, j, out.theirs_hp)
-        return self.search(
-            new_ours, new_theirs, None, j, depth - 1, alpha, beta, node_id, f"{j} beats {i}"
-        )
+            return we_win(out.ours_hp, alpha, beta, f"{i} beats {j}")
+        return they_win(out.theirs_hp, alpha, beta, f"{j} beats {i}")
 
 
 def _set(team: Team, key: str, hp: float) -> Team:

@@ -18,11 +18,10 @@ from randbot.bot.mon import Mon
 from randbot.bot.movefacts import effectiveness, move_facts
 from randbot.bot.pydamage import is_grounded, speed
 from randbot.bot.scores import Scores
-from randbot.bot.tactics import Tactics, agg_key
+from randbot.bot.tactics import SWITCH_MARGIN, Tactics, agg_key
 
-HOPELESS_TURNS = 2
-SWITCH_MARGIN = 0.3  # no check to switch to: a switch must beat the best move by this much
-MIN_HEAL = 0.25  # the enemy outlasts us by this many turns: the matchup is hopeless
+HOPELESS_TURNS = 2  # the enemy outlasts us by this many turns: the matchup is hopeless
+MIN_HEAL = 0.25  # a heal worth a turn restores at least this share of max HP
 
 
 def guaranteed_ko(t: Tactics) -> str | None:

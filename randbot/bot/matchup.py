@@ -36,12 +36,12 @@ class _Chances:
         self.a_hp = 0.0  # sum of share x A's HP over the worlds A won
         self.b_hp = 0.0
 
-    def book(self, share: float, a_won: bool, a_hp: float, b_hp: float) -> None:
+    def book(self, share: float, a_won: bool, winner_hp: float) -> None:
         if a_won:
             self.a_wins += share
-            self.a_hp += share * max(0.0, a_hp)
+            self.a_hp += share * max(0.0, winner_hp)
         else:
-            self.b_hp += share * max(0.0, b_hp)
+            self.b_hp += share * max(0.0, winner_hp)
 
 
 @dataclass(frozen=True)
@@ -298,33 +298,29 @@ class MatchupEngine:
                 if s.hp > 0:
                     self._residual(s)
         a_wins = B.hp <= 0 < A.hp or (A.hp > 0 and B.hp > 0 and A.hp >= B.hp)
+        a_hp, b_hp, p, open_share = max(0.0, A.hp), max(0.0, B.hp), -1.0, -1.0
         if chances is not None:
             # The worlds still undecided end as the deterministic simulation did.
             open_share = chances.alive if A.hp > 0 and B.hp > 0 else 0.0
-            chances.book(chances.alive, a_wins, A.hp, B.hp)
-            return Duel(
-                a_wins=chances.a_wins >= 0.5,
-                turns=turns,
-                a_hp=chances.a_hp,
-                b_hp=chances.b_hp,
-                ttk_ab=_ttk(A, B, worst, self.field, a.hp_fraction, b.hp_fraction),
-                ttk_ba=_ttk(B, A, worst, self.field, b.hp_fraction, max(0.0, a.hp_fraction - pre)),
-                first_action=first_action,
-                plan=_plan(setups),
-                a_first=a_first_flag,
-                p=chances.a_wins,
-                open_share=open_share,
+            chances.book(chances.alive, a_wins, A.hp if a_wins else B.hp)
+            a_wins, a_hp, b_hp, p = (
+                chances.a_wins >= 0.5,
+                chances.a_hp,
+                chances.b_hp,
+                chances.a_wins,
             )
         return Duel(
             a_wins=a_wins,
             turns=turns,
-            a_hp=max(0.0, A.hp),
-            b_hp=max(0.0, B.hp),
+            a_hp=a_hp,
+            b_hp=b_hp,
             ttk_ab=_ttk(A, B, worst, self.field, a.hp_fraction, b.hp_fraction),
             ttk_ba=_ttk(B, A, worst, self.field, b.hp_fraction, max(0.0, a.hp_fraction - pre)),
             first_action=first_action,
             plan=_plan(setups),
             a_first=a_first_flag,
+            p=p,
+            open_share=open_share,
         )
 
     def _choose(
@@ -389,10 +385,10 @@ class MatchupEngine:
         share = chances.alive * lands
         a_won = user is A
         after = user.hp - (0.1 if user.mon.item == "lifeorb" else 0.0)
-        chances.book(share, a_won, after if a_won else A.hp, after if not a_won else 0.0)
+        chances.book(share, a_won, after)
         chances.alive -= share
         if chances.alive < SETTLED or lands >= 1.0:
-            chances.book(chances.alive, a_won, after if a_won else A.hp, after)
+            chances.book(chances.alive, a_won, after)
             chances.alive = 0.0
             target.hp = 0.0
         return True

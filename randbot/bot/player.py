@@ -46,14 +46,12 @@ class RandBot(_Base):  # type: ignore[misc, valid-type]
         calc = shared_calc() if self.bot_config.use_bridge else None
         self.oracle = DamageOracle(calc=calc)
         if self.bot_config.inference_damage and calc is not None:
-            self.inference_calc = (
-                calc  # the tracker checks damage taken and dealt against the rolls
-            )
+            # The tracker then checks damage taken and dealt against the calc's rolls.
+            self.inference_calc = calc
         self.last_payload: dict[str, Any] | None = None
         self.fallbacks = 0
-        self._acted_this_turn: dict[
-            str, set[str]
-        ] = {}  # battle tag -> sides ("p1"/"p2") that acted
+        # battle tag -> the sides ("p1"/"p2") that have acted since the last |turn|
+        self._acted_this_turn: dict[str, set[str]] = {}
         warm_up(self.format, self.oracle)
         if hasattr(self, "_inference_setdb_loaded"):
             # Share our already-loaded set database with the tracker instead of loading it per player.

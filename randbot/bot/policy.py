@@ -16,10 +16,9 @@ from randbot.bot.discover import discover
 from randbot.bot.matchup import MatchupEngine
 from randbot.bot.scores import Scores, compute_scores
 from randbot.bot.situation import Situation, read_situation
-from randbot.bot.tactics import Tactics, agg_key
+from randbot.bot.tactics import SWITCH_MARGIN, Tactics, agg_key
 
-SWITCH_MARGIN = 0.3
-BRIDGE_SHARE = 1 / 3  # core policy: a switch must beat staying by this much
+BRIDGE_SHARE = 1 / 3  # of a decision's remaining budget, at most, spent waiting for the bridge
 
 
 def warm_up(battle_format: str, oracle: DamageOracle | None = None) -> None:

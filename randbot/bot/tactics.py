@@ -11,6 +11,7 @@ from randbot.bot.mon import Mon
 from randbot.bot.situation import Situation
 
 TEMPO = 0.02
+SWITCH_MARGIN = 0.3  # a switch that is not a check must beat the best move by this much
 
 
 @dataclass
