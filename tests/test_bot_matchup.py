@@ -5,8 +5,7 @@ from __future__ import annotations
 from randbot.bot.damage import DamageOracle
 from randbot.bot.field import FieldState
 from randbot.bot.matchup import MatchupEngine, hazard_fraction
-from randbot.bot.mon import Mon, raw_stats
-from randbot.bot.movefacts import species_entry
+from randbot.bot.mon import Mon, species_mon
 from randbot.bot.pydamage import estimate
 
 
@@ -18,24 +17,7 @@ def mon(
     ability: str = "",
     hp: float = 1.0,
 ) -> Mon:
-    entry = species_entry(species)
-    stats = raw_stats(entry["baseStats"], level)
-    return Mon(
-        species=species,
-        name=entry["name"],
-        level=level,
-        base_types=tuple(t.upper() for t in entry["types"]),
-        tera_type=None,
-        terastallized=False,
-        stats=stats,  # type: ignore[arg-type]
-        hp=max(1, round(stats[0] * hp)),
-        boosts=(0, 0, 0, 0, 0),
-        status=None,
-        item=item,
-        ability=ability,
-        moves=moves,
-        weight=float(entry.get("weightkg", 50)),
-    )
+    return species_mon(species, level, moves, item, ability, hp_fraction=hp)
 
 
 def engine() -> MatchupEngine:

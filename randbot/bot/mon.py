@@ -94,6 +94,37 @@ def raw_stats(
     return (hp, *others)
 
 
+def species_mon(
+    species_id: str,
+    level: int,
+    moves: tuple[str, ...],
+    item: str | None = None,
+    ability: str | None = None,
+    tera_type: str | None = None,
+    hp_fraction: float = 1.0,
+) -> Mon:
+    """A Pokémon built from its species' base stats with random-battle EVs/IVs, unboosted and unhurt
+    (or at `hp_fraction`): the planner's stand-in for a Pokémon known only by its build."""
+    entry = species_entry(species_id)
+    stats = raw_stats(entry["baseStats"], level)
+    return Mon(
+        species=species_id,
+        name=entry.get("name", species_id),
+        level=level,
+        base_types=tuple(t.upper() for t in entry.get("types", [])),
+        tera_type=tera_type,
+        terastallized=False,
+        stats=stats,  # type: ignore[arg-type]
+        hp=max(1, round(stats[0] * hp_fraction)),
+        boosts=(0, 0, 0, 0, 0),
+        status=None,
+        item=item,
+        ability=ability,
+        moves=moves,
+        weight=float(entry.get("weightkg", 50.0)),
+    )
+
+
 def _types_of(species_id: str, fallback: list) -> tuple[str, ...]:
     entry = species_entry(species_id)
     if entry.get("types"):

@@ -15,7 +15,7 @@ from functools import cache
 from randbot.bot.beliefs import _generator_sets, _guess, _setdb
 from randbot.bot.field import FieldState
 from randbot.bot.matchup import MatchupEngine
-from randbot.bot.mon import Mon, raw_stats, to_id
+from randbot.bot.mon import Mon, species_mon, to_id
 from randbot.bot.movefacts import species_entry
 from randbot.bot.pydamage import speed
 
@@ -64,25 +64,7 @@ def _sample(battle_format: str) -> tuple[Mon, ...]:
             role = _generator_sets()[sid]["sets"][0]
             moves = tuple(to_id(m) for m in role["movepool"])
             ability = to_id(role["abilities"][0]) if role.get("abilities") else None
-        stats = raw_stats(entry["baseStats"], level)
-        out.append(
-            Mon(
-                species=sid,
-                name=entry.get("name", sid),
-                level=level,
-                base_types=tuple(t.upper() for t in entry.get("types", [])),
-                tera_type=tera,
-                terastallized=False,
-                stats=stats,  # type: ignore[arg-type]
-                hp=stats[0],
-                boosts=(0, 0, 0, 0, 0),
-                status=None,
-                item=item,
-                ability=ability,
-                moves=moves,
-                weight=float(entry.get("weightkg", 50.0)),
-            )
-        )
+        out.append(species_mon(sid, level, moves, item, ability, tera))
     return tuple(out)
 
 
