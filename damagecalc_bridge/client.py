@@ -186,9 +186,9 @@ class DamageCalc:
 
     def _restart(self, reason: str) -> None:
         old = self._process
-        stderr = old.stderr_text() if old else ""
         if old is not None:
             old.kill()
+        stderr = old.stderr_text() if old else ""
         self._process = None
         self.restarts += 1
         log.warning(
@@ -220,8 +220,8 @@ class DamageCalc:
                     raise NodeCrash(f"answer out of step: {line[:200]!r}")
             except (NodeCrash, orjson.JSONDecodeError) as error:
                 last_error = error
-                stderr = self._process.stderr_text()
                 self._process.kill()
+                stderr = self._process.stderr_text()
                 continue
             if "error" in answer:
                 raise CalcError(
@@ -616,8 +616,8 @@ class DamageCalc:
                 return
             except (NodeCrash, orjson.JSONDecodeError) as error:
                 last_error = error
-                stderr = process.stderr_text()
                 process.kill()
+                stderr = process.stderr_text()
                 continue
             except BaseException:
                 self._drain(process, in_flight)

@@ -49,6 +49,7 @@ class NodeProcess:
         self._timed_out = False
         self._stop_watch = threading.Event()
         self._stderr: collections.deque[str] = collections.deque(maxlen=200)
+        self._stderr_reader: threading.Thread | None = None
         self.ready_info: dict = {}
         self.start_seconds = 0.0
 
@@ -94,7 +95,10 @@ class NodeProcess:
         self._deadline = time.monotonic() + self.start_timeout
         self._stop_watch = threading.Event()
         # Node's stderr is drained continuously (a full pipe would block it) and kept for errors.
-        threading.Thread(target=self._drain_stderr, args=(self._proc,), daemon=True).start()
+        self._stderr_reader = threading.Thread(
+            target=self._drain_stderr, args=(self._proc,), daemon=True
+        )
+        self._stderr_reader.start()
         threading.Thread(
             target=self._watch, args=(self._proc, self._stop_watch), daemon=True
         ).start()
@@ -250,6 +254,10 @@ class NodeProcess:
             proc.wait(timeout=5)
         except subprocess.TimeoutExpired:
             pass
+        # A dead Node's last words may still sit in the pipe: let the reader reach EOF so
+        # stderr_text() after kill() holds them (a grandchild holding the pipe open bounds this).
+        if self._stderr_reader is not None:
+            self._stderr_reader.join(timeout=2.0)
         if self._poll_fd >= 0:
             try:
                 os.close(self._poll_fd)
