@@ -7,6 +7,9 @@ in 5 short slices and a ratio compares the two sums (the machine is shared). Mod
   single       one damage() call per calc, one round trip each, cache off
   batched N    damage_many() in batches of N, cache off
   cached       damage_many() in batches of 256 when every answer is in the cache
+"bridge" lines run with lean=False: the calc's own calculate(), as raw does, so they measure
+the bridge's overhead. "lean" lines run the default (lean=True: one prebuilt clone per object,
+copied per calc instead of clone(); same results), against the same raw calculate().
 "Rolls only" means ko=False (no kochance()); the "with KO" lines compare damage_many(ko=True)
 against raw calculate()+kochance(). The bridge polls instead of sleeping, and pipelines large
 batches, only while a CPU is spare (pressure.py), so the header gives the CPU pressure too.
@@ -90,7 +93,8 @@ def run_bench(
 
     def paired(name: str, client: DamageCalc, run: Callable[[], int], ko: bool) -> None:
         # Raw and bridge alternate in short slices, so both see the same load; the ratio is
-        # taken on the sums (the machine is shared and its load drifts within seconds).
+        # taken on the sums (the machine is shared and its load drifts within seconds). Raw
+        # always runs in `calc`'s Node, which never uses lean clones.
         slice_seconds = seconds / SLICES
         raw_wall = raw_cpu = wall = cpu = 0.0
         for _ in range(SLICES):
@@ -105,21 +109,29 @@ def run_bench(
         samples.setdefault(f"{name}_vs_raw", []).append(wall / raw_wall)
         samples.setdefault(f"{name}_cpu_vs_raw", []).append(cpu / raw_cpu)
 
-    with DamageCalc(cache_size=0) as calc, DamageCalc() as cached:
+    with (
+        DamageCalc(cache_size=0, lean=False) as calc,
+        DamageCalc(cache_size=0) as lean,
+        DamageCalc() as cached,
+    ):
         # Warm both sides: translation/handles in Python, the JIT on these objects in Node.
-        calc.damage_many(requests, ko=True)
+        for client in (calc, lean, cached):
+            client.damage_many(requests, ko=True)
         calc.raw_throughput(requests, seconds=seconds)
-        cached.damage_many(requests, ko=True)
         for _ in range(repeats):
             for name, client, run in (
                 ("single", calc, _single(calc, requests[:500], ko=False)),
                 ("batched64", calc, _batched(calc, requests, 64, ko=False)),
                 ("batched256", calc, _batched(calc, requests, 256, ko=False)),
+                ("lean_single", lean, _single(lean, requests[:500], ko=False)),
+                ("lean_batched64", lean, _batched(lean, requests, 64, ko=False)),
+                ("lean_batched256", lean, _batched(lean, requests, 256, ko=False)),
                 ("cached256", cached, _batched(cached, requests, 256, ko=True)),
                 ("cached_single", cached, _single(cached, requests, ko=True)),
             ):
                 paired(name, client, run, ko=False)
-            paired("batched256_with_ko", calc, _batched(calc, requests, 256, ko=True), ko=True)
+            for name, client in (("batched256_with_ko", calc), ("lean_batched256_with_ko", lean)):
+                paired(name, client, _batched(client, requests, 256, ko=True), ko=True)
     figures: dict[str, Any] = {
         "requests": len(requests),
         "repeats": repeats,
@@ -175,10 +187,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         ("bridge single round trip", "single", True),
         ("bridge batched 64", "batched64", True),
         ("bridge batched 256", "batched256", True),
+        ("lean: single round trip", "lean_single", True),
+        ("lean: batched 64", "lean_batched64", True),
+        ("lean: batched 256", "lean_batched256", True),
         ("bridge cached (batches of 256)", "cached256", True),
         ("bridge cached (single calls)", "cached_single", True),
         ("raw calculate()+kochance()", "raw_with_ko", False),
         ("bridge batched 256 with KO", "batched256_with_ko", True),
+        ("lean: batched 256 with KO", "lean_batched256_with_ko", True),
     ]
     print(f"{'':34s} {'calcs/s':>10s} {'vs raw':>7s} {'per CPU s':>10s} {'vs raw':>7s}")
     for label, key, ratio in rows:
@@ -187,7 +203,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         wall_ratio = f"{figures[key + '_vs_raw']:6.2f}x" if ratio else " " * 7
         cpu_ratio = f"{figures[key + '_cpu_vs_raw']:6.2f}x" if ratio else " " * 7
         print(f"{label:34s} {wall} {wall_ratio} {cpu} {cpu_ratio}")
-    print("(ratios of the KO line are against raw calculate()+kochance())")
+    print(
+        '(ratios of the KO lines are against raw calculate()+kochance(); "bridge" lines run'
+        " the calc's own clone() per calc like raw, \"lean\" lines the bridge's default lean"
+        " clones, still against raw calculate())"
+    )
     return 0
 
 

@@ -6,7 +6,7 @@
 // handles ("defs") and then referenced by handle, so a batch of thousands of calcs is one short
 // line and the calc objects are built once. The Python client (client.py) owns the handles.
 //
-// Usage: node bridge.js [--gen 9] [--warmup 3000] [--spin-us 500]
+// Usage: node bridge.js [--gen 9] [--warmup 3000] [--spin-us 500] [--lean 1]
 
 const fs = require('fs');
 const path = require('path');
@@ -41,6 +41,7 @@ function argument(flag, fallback) {
 const GEN_NUM = argument('--gen', 9);
 const WARMUP = argument('--warmup', 3000);
 const SPIN_US = argument('--spin-us', 500); // see RequestReader
+const LEAN = argument('--lean', 1) !== 0; // see leanCalculate
 const gen = calc.Generations.get(GEN_NUM);
 const STAT_IDS = ['hp', 'atk', 'def', 'spa', 'spd', 'spe'];
 
@@ -95,6 +96,137 @@ function lookup(map, handle, what) {
   return value;
 }
 
+// calculate(gen, a, d, m, f) is MECHANICS[gen](gen, a.clone(), d.clone(), m.clone(), f.clone()),
+// and a clone() re-runs the constructor (the species deep-copied by a generic extend(), six stats
+// computed, the move's data looked up and copied...): more than half of a calc's time. The objects
+// handed to calculate() here never change, so every clone() of one of them builds the same
+// structure. leanCalculate() builds that structure once per object, with the calc's own clone(),
+// and then copies it per calc: a plain structural copy (same prototypes, same keys in the same
+// order, the same aliasing inside), sharing by reference exactly what two clone() results share
+// with each other (found by comparing two of them), so the mechanics get objects they cannot
+// tell from clone()'s. An object whose clones do not compare (a getter, a frozen or non-plain
+// part, anything unexpected) keeps the calc's own clone(). The calc runs unchanged. The
+// cross-check test compares both on real teams, and `--lean 0` turns this off.
+const LEAN_MECHANICS = (() => {
+  if (GEN_NUM < 7 || GEN_NUM > 9) return null;
+  try {
+    return requireFromModules('@smogon/calc/dist/mechanics/gen789').calculateSMSSSV || null;
+  } catch (error) {
+    return null;
+  }
+})();
+const plans = new WeakMap(); // source object -> copy plan (or false: use its clone())
+
+// Two clone() results, walked together: the copy plan, or null if they differ in any way a
+// structural copy could not reproduce.
+function makePlan(a, b) {
+  const nodes = []; // {proto, array, keys, slots}: one per object the copy must build anew
+  const indexOf = new Map(); // object of a -> node index
+  const partner = new Map(); // object of a -> object of b at the same place
+  const partnerOf = new Map(); // and back
+  function slot(x, y) {
+    if (x === y) return {node: -1, value: x}; // a primitive, or shared by both clones
+    if (typeof x === 'number' && Number.isNaN(x) && Number.isNaN(y)) return {node: -1, value: x};
+    if (typeof x !== 'object' || x === null || typeof y !== 'object' || y === null) return null;
+    if (partner.has(x) || partnerOf.has(y)) {
+      return partner.get(x) === y && partnerOf.get(y) === x ? {node: indexOf.get(x)} : null;
+    }
+    partner.set(x, y);
+    partnerOf.set(y, x);
+    const proto = Object.getPrototypeOf(x);
+    if (proto !== Object.getPrototypeOf(y) || !Object.isExtensible(x) || !Object.isExtensible(y)) {
+      return null;
+    }
+    if (Object.getOwnPropertySymbols(x).length || Object.getOwnPropertySymbols(y).length) {
+      return null;
+    }
+    const array = Array.isArray(x);
+    if (array !== Array.isArray(y) || (array && proto !== Array.prototype)) return null;
+    const keys = Object.keys(x);
+    const others = Object.keys(y);
+    const names = Object.getOwnPropertyNames(x);
+    if (names.length !== keys.length + (array ? 1 : 0) || keys.length !== others.length) return null;
+    if (Object.getOwnPropertyNames(y).length !== names.length) return null;
+    for (let i = 0; i < keys.length; i++) {
+      if (keys[i] !== others[i]) return null;
+      if (array && keys[i] !== String(i)) return null; // no holes, no extra properties
+      for (const [object, key] of [[x, keys[i]], [y, keys[i]]]) {
+        const d = Object.getOwnPropertyDescriptor(object, key);
+        if (!('value' in d) || !d.writable || !d.enumerable || !d.configurable) return null;
+      }
+    }
+    const index = nodes.length;
+    const node = {proto, array, keys, slots: null};
+    nodes.push(node);
+    indexOf.set(x, index);
+    const slots = [];
+    for (const key of keys) {
+      const s = slot(x[key], y[key]);
+      if (s === null) return null;
+      slots.push(s);
+    }
+    node.slots = slots;
+    return {node: index};
+  }
+  const top = slot(a, b);
+  if (top === null || top.node !== 0) return null;
+  // Flat arrays for the copy loop: per node, its keys and for each either a value or a node.
+  return nodes.map(({proto, array, keys, slots}) => ({
+    array,
+    maker: array || proto === Object.prototype ? null : makerFor(proto),
+    keys,
+    refs: slots.map(s => s.node),
+    values: slots.map(s => (s.node === -1 ? s.value : undefined)),
+  }));
+}
+
+// Object.create(Pokemon.prototype) would give a dictionary-mode (slow) object: copies are built by
+// one plain constructor per prototype instead, so all copies of one kind share V8's hidden classes.
+const makers = new Map(); // prototype -> constructor
+function makerFor(proto) {
+  let maker = makers.get(proto);
+  if (maker === undefined) {
+    maker = function () {};
+    maker.prototype = proto;
+    makers.set(proto, maker);
+  }
+  return maker;
+}
+
+function copyPlan(plan) {
+  const made = new Array(plan.length);
+  for (let i = 0; i < plan.length; i++) {
+    const {array, maker} = plan[i];
+    made[i] = array ? [] : maker === null ? {} : new maker();
+  }
+  for (let i = 0; i < plan.length; i++) {
+    const {array, keys, refs, values} = plan[i];
+    const out = made[i];
+    if (array) {
+      for (let k = 0; k < refs.length; k++) out.push(refs[k] === -1 ? values[k] : made[refs[k]]);
+    } else {
+      for (let k = 0; k < keys.length; k++) out[keys[k]] = refs[k] === -1 ? values[k] : made[refs[k]];
+    }
+  }
+  return made[0];
+}
+
+// What calculate() would pass the mechanics for `source`: a copy of its clone(), or a clone().
+function leanClone(source) {
+  let plan = plans.get(source);
+  if (plan === undefined) {
+    plan = makePlan(source.clone(), source.clone()) || false;
+    plans.set(source, plan);
+  }
+  return plan ? copyPlan(plan) : source.clone();
+}
+
+function leanCalculate(attacker, defender, move, field) {
+  if (!LEAN || LEAN_MECHANICS === null) return calc.calculate(gen, attacker, defender, move, field);
+  return LEAN_MECHANICS(gen, leanClone(attacker), leanClone(defender), leanClone(move),
+    leanClone(field));
+}
+
 let moveCount = 0;
 function moveFor(moveHandle, attackerHandle, attacker) {
   let byAttacker = moves.get(moveHandle);
@@ -137,7 +269,7 @@ function runOne(a, d, v, f, wantKO, wantDesc) {
   const attacker = lookup(mons, a, 'pokemon');
   const defender = lookup(mons, d, 'pokemon');
   const field = lookup(fields, f, 'field');
-  const result = calc.calculate(gen, attacker, defender, moveFor(v, a, attacker), field);
+  const result = leanCalculate(attacker, defender, moveFor(v, a, attacker), field);
   const damage = result.damage;
   const row = [damage, defender.maxHP(), defender.curHP()];
   if (wantKO) {
@@ -337,7 +469,8 @@ function warmUp(count) {
   let done = 0;
   for (let i = 0; done < count && built.length > 1 && builtMoves.length; i++) {
     const field = new calc.Field({weather: weathers[i % weathers.length]});
-    const result = calc.calculate(gen, built[i % built.length], built[(i * 5 + 1) % built.length],
+    // (the path real calcs take, so V8 optimises it for the objects they use)
+    const result = leanCalculate(built[i % built.length], built[(i * 5 + 1) % built.length],
       builtMoves[i % builtMoves.length], field);
     if (i % 4 === 0 && maxDamage(result.damage) > 0) {
       try {
@@ -411,6 +544,7 @@ function main() {
     gen: GEN_NUM,
     warmup: warmed,
     warmupSeconds: Number(process.hrtime.bigint() - started) / 1e9,
+    lean: LEAN && LEAN_MECHANICS !== null,
     calcVersion: (() => {
       try {
         return requireFromModules('@smogon/calc/package.json').version;
@@ -543,4 +677,4 @@ function writeAll(text) {
 }
 
 if (require.main === module) main();
-else module.exports = {handle, calc, gen, mons, fields, moveFor, runOne}; // in-process profiling
+else module.exports = {handle, calc, gen, mons, fields, moveFor, runOne, makePlan, leanCalculate}; // profiling

@@ -31,9 +31,10 @@ _SORTED = orjson.OPT_SORT_KEYS
 KO_FLAG = 1
 DESC_FLAG = 2
 SMALL_REQUEST = 4  # calcs in a request worth polling for (about 40-150 us of Node time each)
-PIPELINE_FROM = 48  # larger batches go out in chunks, two in flight (see _compute)
-MIN_CHUNK = 32
-MAX_CHUNK = 128
+CHUNK = 16  # while a CPU is spare, larger batches stream to Node in chunks of this many calcs
+DEPTH = 3  # chunks in flight at once (their answers stay far below a pipe's 64 kB)
+POLL_PER_CALC = 100e-6  # poll for a chunk's answer this long per calc (and per ko/describe)...
+POLL_CHUNK_MAX = 0.004  # ...at most, then block
 
 
 class Mon:
@@ -84,6 +85,130 @@ class _Interned:
         self.specs.clear()
 
 
+class _Pipeline:
+    """One batch streaming to Node in chunks, up to DEPTH in flight; answers in order.
+
+    Used only while a CPU is spare (see `DamageCalc._compute`): Node computes one chunk while
+    this side builds, sends and decodes the others, and with both sides polling neither sleeps.
+    `results` holds the results of every chunk answered so far, in the order submitted. A crash
+    or hang restarts Node once and resends what was not answered yet (with the definitions the
+    new process lacks), as `_call` does for one request; any other error drains what is still
+    in flight, so the next request is in step.
+    """
+
+    def __init__(self, owner: DamageCalc, ko: bool, describe: bool) -> None:
+        self.owner = owner
+        self.ko = ko
+        self.describe = describe
+        self.kinds = 1 + ko + describe  # kochance() and desc() cost about a calc each
+        self.chunks: list[list[tuple]] = []
+        self.sent = 0  # chunks sent to the current process
+        self.done = 0  # chunks answered
+        self.in_flight: collections.deque[tuple[int, int, list[int]]] = collections.deque()
+        self.results: list[DamageResult] = []
+        self.failure: Exception | None = None  # the crash already retried once
+
+    def submit(self, chunk: list[tuple]) -> None:
+        self.chunks.append(chunk)
+        self._run(until_done=False)
+
+    def finish(self) -> list[DamageResult]:
+        self._run(until_done=True)
+        return self.results
+
+    def abandon(self) -> None:
+        """Read and drop the answers still owed (after an error outside the pipeline)."""
+        owner = self.owner
+        process = owner._process
+        if process is None or not self.in_flight:
+            return
+        try:
+            for _index, request_id, new in self.in_flight:
+                answer = orjson.loads(process.receive(owner.timeout))
+                if not isinstance(answer, dict) or answer.get("id") != request_id:
+                    raise NodeCrash("answer out of step")
+                if "error" in answer:
+                    owner._known.difference_update(new)
+        except (NodeCrash, orjson.JSONDecodeError):
+            process.kill()
+        self.in_flight.clear()
+
+    def _run(self, until_done: bool) -> None:
+        while True:
+            try:
+                while self.sent < len(self.chunks) and len(self.in_flight) < DEPTH:
+                    self._send()
+                if not self.in_flight or (not until_done and self.sent == len(self.chunks)):
+                    return
+                self._receive()
+            except (NodeCrash, orjson.JSONDecodeError) as error:
+                self._recover(error)
+            except BaseException:
+                self.abandon()
+                raise
+
+    def _send(self) -> None:
+        owner = self.owner
+        process = owner._process
+        if process is None or not process.alive():
+            raise NodeCrash("node is not running")
+        message, new = owner._calc_message(self.chunks[self.sent], self.ko, self.describe, True)
+        process.send(orjson.dumps(message), owner.timeout)
+        owner._known.update(new)  # Node handles requests in order: later chunks may use them
+        self.in_flight.append((self.sent, message["id"], new))
+        self.sent += 1
+
+    def _receive(self) -> None:
+        owner = self.owner
+        process = owner._process
+        assert process is not None
+        index, request_id, new = self.in_flight[0]
+        chunk = self.chunks[index]
+        calcs = len(chunk) * self.kinds
+        line = process.receive(
+            owner.timeout + calcs * owner.per_calc_timeout,
+            min(POLL_CHUNK_MAX, calcs * POLL_PER_CALC),
+        )
+        answer = orjson.loads(line)
+        if type(answer) is not dict or answer.get("id") != request_id:
+            raise NodeCrash(f"answer out of step: {line[:200]!r}")
+        self.in_flight.popleft()
+        if "error" in answer:
+            owner._known.difference_update(new)  # the definitions may have failed
+            raise CalcError(
+                f"calc: {answer['error']}", field=answer.get("field"), value=answer.get("value")
+            )
+        rows = answer.get("r")
+        if type(rows) is not list or len(rows) != len(chunk):
+            owner._raise_for(chunk, answer)
+        cache = owner._cache
+        results = self.results
+        make = tuple.__new__  # DamageResult.from_row, without the method call
+        for key, row in zip(chunk, rows):  # noqa: B905 (lengths checked above)
+            if type(row) is not list:
+                owner._raise_for(chunk, answer)
+            result = make(DamageResult, row)
+            cache[key] = result
+            results.append(result)
+        while len(cache) > owner.cache_size:
+            cache.popitem(last=False)
+        self.done += 1
+
+    def _recover(self, error: Exception) -> None:
+        owner = self.owner
+        process = owner._process
+        stderr = ""
+        if process is not None:
+            process.kill()
+            stderr = process.stderr_text()
+        if self.failure is not None:
+            raise BridgeError(f"the calc bridge failed twice: {error}", stderr)
+        self.failure = error
+        self.in_flight.clear()
+        owner._restart(str(error))  # a fresh process knows no handles: resend with definitions
+        self.sent = self.done
+
+
 class DamageCalc:
     """@smogon/calc in one long-lived Node process.
 
@@ -104,6 +229,7 @@ class DamageCalc:
         max_handles: int = 50_000,
         poll_us: float = 300.0,
         node_poll_us: float = 500.0,
+        lean: bool = True,
     ) -> None:
         self.gen = gen
         self.cache_size = cache_size
@@ -116,6 +242,9 @@ class DamageCalc:
         # waiting), in Node for the next request (bridge.js, RequestReader).
         self.poll_seconds = poll_us / 1e6
         self.node_poll_us = node_poll_us
+        # Node copies one prebuilt clone per object instead of calling the calc's clone() per
+        # calc (bridge.js, leanCalculate): same results, ~30% less Node time per calc.
+        self.lean = lean
         self._pressure = CpuPressure()
         self._lock = threading.RLock()
         self._process: NodeProcess | None = None
@@ -129,6 +258,7 @@ class DamageCalc:
         self._known: set[int] = {0}  # handles Node has built (cleared when it restarts)
         self._cache: OrderedDict[tuple, DamageResult] = OrderedDict()
         self._stats_cache: dict[tuple, dict[str, int]] = {}
+        self._pipeline: _Pipeline | None = None  # a batch streaming to Node (damage_many)
         self.hits = 0
         self.misses = 0
         self.restarts = 0
@@ -176,7 +306,9 @@ class DamageCalc:
         return self._translator
 
     def _spawn(self) -> None:
-        process = NodeProcess(gen=self.gen, warmup=self.warmup, spin_us=self.node_poll_us)
+        process = NodeProcess(
+            gen=self.gen, warmup=self.warmup, spin_us=self.node_poll_us, lean=self.lean
+        )
         process.start()
         self._process = process
         self._known = {0}
@@ -202,6 +334,10 @@ class DamageCalc:
 
     def _call(self, build, timeout: float, poll: float = 0.0, attempts: int = 2) -> dict[str, Any]:
         """One request; a crash or hang restarts Node and retries once (rebuilding the defs)."""
+        if self._pipeline is not None:
+            # A request while a batch streams (translating a new Pokémon may ask Node about its
+            # forme): its answer would come after the chunks', so collect those first.
+            self._pipeline.finish()
         last_error: Exception | None = None
         stderr = ""
         for _attempt in range(attempts):
@@ -390,6 +526,12 @@ class DamageCalc:
             out: list[Any] = [None] * len(batch)
             pending: dict[tuple, list[int]] = {}
             memo: dict[int, int] = {}  # id(dict) -> handle; safe: `batch` keeps the dicts alive
+            # While a CPU is spare, a large batch streams: each CHUNK of new keys goes to Node as
+            # soon as it is known, so Node computes while this loop still runs (see _Pipeline).
+            pipeline = None
+            if len(batch) > CHUNK and self._pressure.quiet():
+                pipeline = self._pipeline = _Pipeline(self, ko, describe)
+            fresh: list[tuple] = []
             # The loop below runs thousands of times per decision: locals and inlined fast
             # cases (a dict already seen in this batch, a move name already seen, no field).
             mon_handle = self._mon_handle
@@ -397,53 +539,70 @@ class DamageCalc:
             field_handle = self._field_handle
             move_by_name = self._move_by_name
             cache_get = cache.get
-            for index, request in enumerate(batch):
-                try:
-                    if len(request) == 4:
-                        attacker, defender, move, field = request
+            started = time.perf_counter()
+            try:
+                for index, request in enumerate(batch):
+                    try:
+                        if len(request) == 4:
+                            attacker, defender, move, field = request
+                        else:
+                            attacker, defender, move = request
+                            field = None
+                    except (TypeError, ValueError):
+                        raise CalcError(
+                            f"request {index}: expected (attacker, defender, move[, field]), "
+                            f"got {request!r}",
+                            "request",
+                            request,
+                        ) from None
+                    a = memo.get(id(attacker))
+                    if a is None:
+                        a = mon_handle(attacker, "attacker", memo)
+                    d = memo.get(id(defender))
+                    if d is None:
+                        d = mon_handle(defender, "defender", memo)
+                    v = move_by_name.get(move) if type(move) is str else None
+                    if v is None:
+                        v = move_handle(move)
+                    key = (a, d, v, 0 if field is None else field_handle(field), flags)
+                    result = cache_get(key)
+                    if result is not None:
+                        cache.move_to_end(key)
+                        out[index] = result
+                        continue
+                    waiting = pending.get(key)
+                    if waiting is None:
+                        pending[key] = [index]
+                        if pipeline is not None:
+                            fresh.append(key)
+                            if len(fresh) == CHUNK:
+                                pipeline.submit(fresh)
+                                fresh = []
                     else:
-                        attacker, defender, move = request
-                        field = None
-                except (TypeError, ValueError):
-                    raise CalcError(
-                        f"request {index}: expected (attacker, defender, move[, field]), "
-                        f"got {request!r}",
-                        "request",
-                        request,
-                    ) from None
-                a = memo.get(id(attacker))
-                if a is None:
-                    a = mon_handle(attacker, "attacker", memo)
-                d = memo.get(id(defender))
-                if d is None:
-                    d = mon_handle(defender, "defender", memo)
-                v = move_by_name.get(move) if type(move) is str else None
-                if v is None:
-                    v = move_handle(move)
-                key = (a, d, v, 0 if field is None else field_handle(field), flags)
-                result = cache_get(key)
-                if result is not None:
-                    cache.move_to_end(key)
-                    out[index] = result
-                    continue
-                waiting = pending.get(key)
-                if waiting is None:
-                    pending[key] = [index]
-                else:
-                    waiting.append(index)
+                        waiting.append(index)
+                if pipeline is not None:
+                    if fresh:
+                        pipeline.submit(fresh)
+                    computed = pipeline.finish()
+            except BaseException:
+                if pipeline is not None:
+                    pipeline.abandon()
+                raise
+            finally:
+                self._pipeline = None
             self.hits += len(batch) - sum(len(v) for v in pending.values())
             if pending:
                 self.misses += len(pending)
-                keys = list(pending)
-                started = time.perf_counter()
-                for key, result in zip(keys, self._compute(keys, ko, describe), strict=True):
-                    for index in pending[key]:
+                if pipeline is None:
+                    computed = self._compute(list(pending), ko, describe)
+                for indices, result in zip(pending.values(), computed, strict=True):
+                    for index in indices:
                         out[index] = result
                 if log.isEnabledFor(logging.DEBUG):
                     log.debug(
                         '{"event": "calc_batch", "requests": %d, "computed": %d, "ms": %.2f}',
                         len(batch),
-                        len(keys),
+                        len(pending),
                         1000 * (time.perf_counter() - started),
                     )
             self._bound_tables()
@@ -512,40 +671,38 @@ class DamageCalc:
     ) -> list[DamageResult]:
         """Ask Node for these (distinct, uncached) keys; cache and return the results.
 
-        While a CPU is spare, a large batch goes out as a pipeline of chunks, two in flight:
-        Node computes one chunk while this side turns the previous answer into results and sends
-        the next, so the Python work hides behind Node's. On a busy machine there is no second
-        CPU to overlap on and each extra message costs a process switch, so a batch is one
-        request (measured at load 4 on 2 CPUs: 5% more CPU per calc pipelined in 4 chunks).
+        While a CPU is spare, a batch of more than CHUNK calcs streams to Node in chunks
+        (`_Pipeline`): Node computes one chunk while this side turns the previous answer into
+        results and sends the next, and both sides poll instead of sleeping. On a busy machine
+        there is no second CPU to overlap on and each extra message costs a process switch, so
+        a batch is one request (measured at load 4 on 2 CPUs: 5% more CPU per calc pipelined in
+        4 chunks).
         """
         size = len(keys)
-        results: list[DamageResult] = []
+        spin = self._pressure.quiet()
+        if size > CHUNK and spin:
+            pipeline = _Pipeline(self, ko, describe)
+            for start in range(0, size, CHUNK):
+                pipeline.submit(keys[start : start + CHUNK])
+            return pipeline.finish()
+        # A few calcs are answered in well under a millisecond: poll for them (__init__).
+        poll = self.poll_seconds if spin and size <= SMALL_REQUEST else 0.0
+        timeout = self.timeout + size * self.per_calc_timeout * (1 + ko + describe)
+        answer = self._call(
+            lambda: self._calc_message(keys, ko, describe, spin), timeout, poll, attempts
+        )
+        rows = answer.get("r")
+        if type(rows) is not list or len(rows) != size:
+            self._raise_for(keys, answer)
         cache = self._cache
         make = tuple.__new__  # DamageResult.from_row, without the method call
-
-        def take(chunk: list[tuple], rows: list) -> None:
-            if len(rows) != len(chunk):
-                raise BridgeError(f"the bridge answered {len(rows)} results for {len(chunk)} calcs")
-            for key, row in zip(chunk, rows, strict=True):
-                if type(row) is dict:
-                    raise CalcError(f"calc failed for {self._describe_key(key)}: {row.get('e')}")
-                result = make(DamageResult, row)
-                cache[key] = result
-                results.append(result)
-
-        spin = self._pressure.quiet()
-        if size <= PIPELINE_FROM or not spin:
-            # A few calcs are answered in well under a millisecond: poll for them (__init__).
-            poll = self.poll_seconds if spin and size <= SMALL_REQUEST else 0.0
-            timeout = self.timeout + size * self.per_calc_timeout * (1 + ko + describe)
-            answer = self._call(
-                lambda: self._calc_message(keys, ko, describe, spin), timeout, poll, attempts
-            )
-            take(keys, answer["r"])
-        else:
-            step = min(MAX_CHUNK, max(MIN_CHUNK, -(-size // 4)))
-            chunks = [keys[start : start + step] for start in range(0, size, step)]
-            self._run_chunks(chunks, ko, describe, spin, take)
+        results = []
+        for key, row in zip(keys, rows):  # noqa: B905 (lengths checked above)
+            if type(row) is not list:
+                self._raise_for(keys, answer)
+            result = make(DamageResult, row)
+            cache[key] = result
+            results.append(result)
         while len(cache) > self.cache_size:
             cache.popitem(last=False)
         return results
@@ -565,76 +722,6 @@ class DamageCalc:
             message["s"] = 1  # Node may poll for the next request (a CPU is spare)
         message["id"] = next(self._ids)
         return message, new
-
-    def _run_chunks(
-        self, chunks: list[list[tuple]], ko: bool, describe: bool, spin: bool, take
-    ) -> None:
-        """Send the chunks in order, at most two in flight, and hand each answer to `take`.
-
-        A crash or hang restarts Node once and resends what was not answered yet (with the
-        definitions the new process lacks), as `_call` does for one request.
-        """
-        per_calc = self.per_calc_timeout * (1 + ko + describe)
-        done = 0
-        last_error: Exception | None = None
-        stderr = ""
-        for _attempt in range(2):
-            if self._process is None or not self._process.alive():
-                if self._process is None and last_error is None:
-                    self._spawn()
-                else:
-                    self._restart(str(last_error or "node is not running"))
-            process = self._process
-            assert process is not None
-            in_flight: collections.deque[tuple[int, int, list]] = collections.deque()
-            sent = done
-            try:
-                while done < len(chunks):
-                    while sent < len(chunks) and len(in_flight) < 2:
-                        message, new = self._calc_message(chunks[sent], ko, describe, spin)
-                        process.send(orjson.dumps(message), self.timeout)
-                        # Node handles requests in order: later chunks may use these handles.
-                        self._known.update(new)
-                        in_flight.append((sent, message["id"], new))
-                        sent += 1
-                    index, request_id, new = in_flight[0]
-                    timeout = self.timeout + len(chunks[index]) * per_calc
-                    line = process.receive(timeout)
-                    answer = orjson.loads(line)
-                    if not isinstance(answer, dict) or answer.get("id") != request_id:
-                        raise NodeCrash(f"answer out of step: {line[:200]!r}")
-                    in_flight.popleft()
-                    if "error" in answer:
-                        self._known.difference_update(new)  # the definitions may have failed
-                        raise CalcError(
-                            f"calc: {answer['error']}",
-                            field=answer.get("field"),
-                            value=answer.get("value"),
-                        )
-                    take(chunks[index], answer["r"])
-                    done += 1
-                return
-            except (NodeCrash, orjson.JSONDecodeError) as error:
-                last_error = error
-                process.kill()
-                stderr = process.stderr_text()
-                continue
-            except BaseException:
-                self._drain(process, in_flight)
-                raise
-        raise BridgeError(f"the calc bridge failed twice: {last_error}", stderr)
-
-    def _drain(self, process: NodeProcess, in_flight: collections.deque) -> None:
-        """Read and drop the answers still owed after an error, so the next request is in step."""
-        try:
-            for _index, request_id, new in in_flight:
-                answer = orjson.loads(process.receive(self.timeout))
-                if not isinstance(answer, dict) or answer.get("id") != request_id:
-                    raise NodeCrash("answer out of step")
-                if "error" in answer:
-                    self._known.difference_update(new)
-        except (NodeCrash, orjson.JSONDecodeError):
-            process.kill()
 
     def _describe_key(self, key: tuple) -> str:
         a, d, v, _f = key[:4]

@@ -33,11 +33,13 @@ class NodeProcess:
         node: str | None = None,
         node_modules: Path | None = None,
         spin_us: float = 500.0,
+        lean: bool = True,
     ) -> None:
         self.gen = gen
         self.warmup = warmup
         self.start_timeout = start_timeout
         self.spin_us = spin_us
+        self.lean = lean
         self._node = node or node_executable()
         self._node_modules = Path(node_modules) if node_modules else node_modules_dir()
         self._proc: subprocess.Popen[bytes] | None = None
@@ -76,6 +78,8 @@ class NodeProcess:
                     str(self.warmup),
                     "--spin-us",
                     str(self.spin_us),
+                    "--lean",
+                    "1" if self.lean else "0",
                 ],
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,

@@ -17,6 +17,7 @@ import pytest
 
 from damagecalc_bridge import DamageCalc
 from damagecalc_bridge.locate import node_executable, node_modules_dir
+from damagecalc_bridge.sample import matchups, random_battle_teams
 
 FIXTURES = Path(__file__).parent / "fixtures" / "calc"
 
@@ -81,3 +82,25 @@ def test_bridge_equals_direct_calc(fixture: dict, direct: list[dict]) -> None:
     assert sum(r.immune for r in results) >= 5
     assert sum(r.hit_rolls is not None for r in results) >= 20
     assert sum(r.ko_hits == 1 and r.ko_chance == 1 for r in results) >= 20
+
+
+def test_lean_clones_equal_the_calcs_own_clones(fixture: dict) -> None:
+    # The bridge copies one prebuilt clone() per object instead of calling clone() per calc
+    # (bridge.js, leanCalculate): every field of every answer must be the same, also when the
+    # same objects come back in another order (nothing may leak from one calc to the next).
+    requests = [(t["attacker"], t["defender"], t["move"], t["field"]) for t in fixture["triples"]]
+    requests += [
+        (a, d, m, f)
+        for a, d, m in matchups(random_battle_teams(6, first_seed=4242))
+        for f in (None, {"weather": "raindance", "defenderSide": {"reflect": True}})
+    ]
+    with DamageCalc(lean=False, cache_size=0) as library, DamageCalc(cache_size=0) as lean:
+        assert library._process.ready_info["lean"] is False
+        assert lean._process.ready_info["lean"] is True
+        expected = library.damage_many(requests, ko=True, describe=True)
+        first = lean.damage_many(requests, ko=True, describe=True)
+        again = lean.damage_many(requests[::-1], ko=True, describe=True)[::-1]
+    assert len(requests) > 1500
+    assert first == expected
+    assert again == expected
+    assert sum(r.description is not None for r in expected) > 1000

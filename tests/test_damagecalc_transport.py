@@ -41,11 +41,35 @@ def test_every_transport_path_gives_the_same_results() -> None:
         polled_single = [calc.damage(*request, ko=True) for request in REQUESTS[:40]]
         pipelined = calc.damage_many(REQUESTS, ko=True)
         assert calc.ping()
-    assert len(pipelined) == len(REQUESTS) > client_module.MAX_CHUNK
+    assert len(pipelined) == len(REQUESTS) > client_module.CHUNK * client_module.DEPTH
     assert pipelined == one_request
     assert pipelined[:40] == one_by_one == polled_single
     assert all(type(r) is type(pipelined[0]) for r in one_by_one + polled_single)
     assert pipelined[0].max_damage > 0 and len(pipelined[0].rolls) == 16
+
+
+@pytest.mark.integration
+def test_a_round_trip_in_the_middle_of_a_streamed_batch() -> None:
+    # A cosmetic forme and a terastallized Ogerpon first seen mid-batch: translating them asks
+    # Node (resolve) while chunks of the same batch are in flight.
+    vivillon = {"species": "Vivillon-Sun", "level": 84}
+    ogerpon = {"species": "Ogerpon-Wellspring", "level": 80, "teraType": "Water"}
+    ogerpon_tera = {**ogerpon, "terastallized": True}
+    requests = (
+        REQUESTS[:100]
+        + [(TUSK, vivillon, "Ice Spinner"), (ogerpon_tera, GHOLDENGO, "Ivy Cudgel")]
+        + REQUESTS[100:]
+    )
+    with DamageCalc(warmup=100, cache_size=0) as quiet, DamageCalc(warmup=100) as busy:
+        _set_quiet(quiet, True)
+        _set_quiet(busy, False)
+        streamed = quiet.damage_many(requests, ko=True)
+        assert quiet.restarts == 0
+        assert quiet.ping()
+        expected = busy.damage_many(requests, ko=True)
+        plain_ogerpon = busy.damage(ogerpon, GHOLDENGO, "Ivy Cudgel")
+    assert streamed == expected
+    assert streamed[101].max_damage != plain_ogerpon.max_damage  # the Tera forme was used
 
 
 @pytest.mark.integration
@@ -57,7 +81,7 @@ def test_a_failing_chunk_leaves_the_pipeline_in_step() -> None:
         d = calc._mon_handle(GHOLDENGO, "defender", None)
         v = calc._move_handle("Headlong Rush")
         keys = [(a, d, v, 0, 0)] * 100 + [(a, d, 10**9, 0, 0)] + [(a, d, v, 0, 0)] * 100
-        # the bad move handle sits in the second of four chunks, with the third in flight
+        # the bad move handle sits in the seventh of 13 chunks, with the next ones in flight
         with pytest.raises(CalcError, match="not defined"):
             calc._compute(keys, ko=False, describe=False)
         assert calc.damage_many(REQUESTS) == good
