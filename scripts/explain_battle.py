@@ -78,6 +78,9 @@ def main() -> int:
     made = iter(choices_made(log, side))
     print(f"{log[side]} ({side}) vs {log['p2' if side == 'p1' else 'p1']}; winner {log['winner']}")
     for chunk in side_chunks(log, side):
+        bot._note_actions(
+            [[f">{battle.battle_tag}"], *(line.split("|") for line in chunk.split("\n"))]
+        )
         for line in chunk.split("\n"):
             split = line.split("|")
             if len(split) < 2 or split[1] in IGNORED or split[1] in ("win", "tie", "error"):

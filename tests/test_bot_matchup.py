@@ -114,3 +114,35 @@ def test_chance_mode_keeps_certain_duels_certain():
     e = MatchupEngine(DamageOracle(None), FieldState(), chance=True)
     duel = e.duel(GARCHOMP, HEATRAN)
     assert duel.a_wins and duel.p > 0.95
+
+
+BANDED_GARCHOMP = mon(
+    "garchomp", 77, ("earthquake", "outrage", "stoneedge", "fireblast"), "choiceband", "roughskin"
+)
+
+
+def test_a_choice_locked_enemy_only_has_its_locked_move():
+    e = engine()
+    assert not e.duel(HEATRAN, BANDED_GARCHOMP).a_wins  # free, it picks Earthquake
+    assert e.duel(HEATRAN, BANDED_GARCHOMP.locked_to("outrage")).a_wins  # resisted Outrage only
+    # Locked into a status move, it cannot hurt us at all.
+    rotom = mon("rotomwash", 80, ("trick", "hydropump", "voltswitch"), "choicescarf", "levitate")
+    locked = e.duel(HEATRAN, rotom.locked_to("trick"))
+    assert locked.a_wins and locked.a_hp == 1.0
+    assert not e.duel(HEATRAN, rotom).a_wins
+
+
+def test_our_choice_item_holds_the_plan_to_its_first_move():
+    e = engine()
+    life_orb = mon("garchomp", 77, BANDED_GARCHOMP.moves, "lifeorb", "roughskin")
+    # With Life Orb, Outrage now then Earthquake wins; with a band it is Outrage all the way.
+    assert e.duel(life_orb, HEATRAN, first="outrage").a_wins
+    assert not e.duel(BANDED_GARCHOMP, HEATRAN, first="outrage").a_wins
+
+
+def test_only_a_choice_item_locks_and_switching_out_frees():
+    assert HEATRAN.locked_to("magmastorm").locked is None  # Leftovers: no lock
+    locked = BANDED_GARCHOMP.locked_to("outrage")
+    assert locked.locked == "outrage"
+    assert locked.fresh().locked is None
+    assert BANDED_GARCHOMP.locked_to("tackle").locked is None  # not one of its moves

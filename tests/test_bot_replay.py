@@ -163,3 +163,32 @@ def test_a_switch_in_after_our_pivot_takes_the_hit_of_an_enemy_yet_to_move():
                 faints += 1
                 assert player.last_payload["rule"] != "best-pivot-entry"
     assert pivots >= 1 and faints >= 1
+
+
+def test_the_move_each_side_chose_since_switching_in_is_tracked_for_choice_locks():
+    """Protocol lines recorded from the local server (randbot vs heuristic, seed 303)."""
+    player = RandBot(
+        battle_format="gen9randombattle",
+        start_listening=False,
+        bot_config=BotConfig(use_bridge=False),
+    )
+    tag = ">battle-gen9randombattle-126"
+
+    def feed(*lines: str) -> dict[str, str]:
+        player._note_actions([[tag], *(line.split("|") for line in lines)])
+        return dict(player._last_moves.get(tag[1:], {}))
+
+    assert feed(
+        "|switch|p1a: Registeel|Registeel, L81|262/262",
+        "|move|p2a: Calyrex|Psyshock|p1a: Registeel",
+        "|-resisted|p1a: Registeel",
+    ) == {"p2": "psyshock"}
+    assert feed("|move|p1a: Registeel|Iron Head|p2a: Calyrex") == {
+        "p2": "psyshock",
+        "p1": "ironhead",
+    }
+    # Outrage's repeats carry [from] lockedmove: still the move chosen.
+    assert feed("|move|p2a: Koraidon|Outrage|p1a: Ursaring|[from] lockedmove")["p2"] == "outrage"
+    # A switch (or a drag) ends the stay, and with it the lock.
+    assert "p1" not in feed("|switch|p1a: Emboar|Emboar, L84, M|322/322")
+    assert feed("|win|heuristiab29792") == {}

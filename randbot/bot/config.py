@@ -45,6 +45,10 @@ class BotConfig:
     # 251-254 vs 240 of 300 paired battles against the heuristic.
     engine_chance: bool = True
     planner_engine: bool = True
+    # Duels hold a choice item's holder to its move of the stay (the enemy's, once it has moved).
+    choice_lock: bool = True
+    # The plan's current pairing may be fought terastallized (tera was otherwise only a move choice).
+    planner_tera: bool = True
     stay_rules: bool = (
         False  # Defeat: when the plan stays, Discover's rules 2-4 (heal, field, status) first
     )

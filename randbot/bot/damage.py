@@ -16,7 +16,7 @@ import time
 from collections import OrderedDict
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from randbot.bot.field import FieldState
@@ -166,6 +166,10 @@ _HP_ABILITIES = {"multiscale", "shadowshield", "blaze", "torrent", "overgrow", "
 def memo_key(
     attacker: Mon, defender: Mon, move_id: str, field: FieldState, attacker_ours: bool
 ) -> Key:
+    if attacker.locked:
+        attacker = replace(attacker, locked=None)
+    if defender.locked:
+        defender = replace(defender, locked=None)
     if move_id not in _HP_MOVES:
         if attacker.ability not in _HP_ABILITIES:
             attacker = attacker.with_hp(attacker.max_hp)

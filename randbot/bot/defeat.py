@@ -103,6 +103,20 @@ def engine_fight(
     return fight_from
 
 
+def tera_fight(plain: FightFn, tera: FightFn) -> FightFn:
+    """The pairing fought terastallized only where that flips it: a won fight is not worth the
+    one tera of the battle (the move choice spends it on the same condition, `tera_worth_it`)."""
+
+    def fight_from(ours_hp: float, theirs_hp: float) -> Outcome | None:
+        out = plain(ours_hp, theirs_hp)
+        if out is not None and out.ours_wins:
+            return out
+        flipped = tera(ours_hp, theirs_hp)
+        return flipped if flipped is not None and flipped.ours_wins else out
+
+    return fight_from
+
+
 class Planner:
     def __init__(
         self,
@@ -252,6 +266,7 @@ def build_planner(t: Tactics, config: BotConfig) -> tuple[Planner, Team, Team]:
     sit = t.sit
     rates: dict[tuple[str, str], Rates] = {}
     fights: dict[tuple[str, str], FightFn] = {}
+    can_tera = config.tera and config.planner_tera and sit.battle.can_tera
     for ok, mon in sit.ours.items():
         current = mon if ok == sit.active_key else mon.fresh()
         for ek, slot in sit.enemies.items():
@@ -260,6 +275,14 @@ def build_planner(t: Tactics, config: BotConfig) -> tuple[Planner, Team, Team]:
                 fights[(ok, ek)] = engine_fight(
                     t.engine, current, slot, chance=config.planner_chance
                 )
+                if ok == sit.active_key and slot is sit.enemy_active and can_tera:
+                    # Tera is spent once: only the fight on the board now may count on it.
+                    fights[(ok, ek)] = tera_fight(
+                        fights[(ok, ek)],
+                        engine_fight(
+                            t.engine, current.with_tera(), slot, chance=config.planner_chance
+                        ),
+                    )
     theirs = [(ek, _q(slot.hp_fraction)) for ek, slot in sit.enemies.items()]
     if config.defeat_unseen == "prior":
         fmt = sit.battle.format or "gen9randombattle"

@@ -15,7 +15,7 @@ from dataclasses import field as dc_field
 
 from randbot.bot.damage import DamageOracle
 from randbot.bot.field import FieldState
-from randbot.bot.mon import Mon
+from randbot.bot.mon import CHOICE_ITEMS, Mon
 from randbot.bot.movefacts import effectiveness, move_facts
 from randbot.bot.pydamage import is_grounded, speed, stage_multiplier, type_multiplier
 
@@ -126,6 +126,16 @@ class _Side:
     setups_left: int = 0
     heal: float = 0.0
     heal_move: str | None = None
+    locked: str | None = None  # a choice item's move: the only one it can use from now on
+
+    def lock(self, move_id: str | None) -> None:
+        """A choice item holds it to its first move of the stay: no other attack, setup or heal."""
+        if move_id is None or self.locked is not None or self.mon.item not in CHOICE_ITEMS:
+            return
+        self.locked = move_id
+        self.options = [o for o in self.options if o.move == move_id]
+        self.setups_left = 0
+        self.heal_move = None
 
 
 def hazard_fraction(mon: Mon, field: FieldState, ours: bool) -> float:
@@ -265,6 +275,7 @@ class MatchupEngine:
         for s in (A, B):
             s.asleep = 2 if s.mon.status == "slp" else (1 if s.mon.status == "frz" else 0)
             s.heal_move, s.heal = _recovery(s.mon)
+            s.lock(s.mon.locked)
         first_action: str | None = None
         a_first_flag = False
         turns = 0
@@ -280,6 +291,8 @@ class MatchupEngine:
             else:
                 act_a = self._choose(A, B, worst, attacker_is_a=True)
             act_b = self._choose(B, A, worst, attacker_is_a=False)
+            A.lock(act_a[0])
+            B.lock(act_b[0])
             if first_action is None:
                 first_action = act_a[0]
             a_goes_first = self._goes_first(A, act_a, B, act_b, worst)

@@ -18,6 +18,7 @@ BOOSTABLE = ("atk", "def", "spa", "spd", "spe")
 # Random battles give every set 85 EVs and 31 IVs with a neutral nature (thesis 3.4.1).
 RANDBATS_EV = 85
 RANDBATS_IV = 31
+CHOICE_ITEMS = frozenset({"choiceband", "choicespecs", "choicescarf"})
 
 
 def to_id(text: str | None) -> str:
@@ -40,6 +41,8 @@ class Mon:
     ability: str | None  # id; None when unknown
     moves: tuple[str, ...]  # move ids
     weight: float = 50.0
+    # The move a choice item holds it to (used since it switched in), or None.
+    locked: str | None = None
 
     @property
     def max_hp(self) -> int:
@@ -64,6 +67,12 @@ class Mon:
     def with_hp(self, hp: int) -> Mon:
         return replace(self, hp=max(0, min(self.max_hp, hp)))
 
+    def locked_to(self, move_id: str | None) -> Mon:
+        """Held to `move_id` when its item is a choice item (else unchanged)."""
+        if move_id and self.item in CHOICE_ITEMS and move_id in self.moves:
+            return replace(self, locked=move_id)
+        return self
+
     def with_tera(self) -> Mon:
         return replace(self, terastallized=True)
 
@@ -72,7 +81,7 @@ class Mon:
 
     def fresh(self) -> Mon:
         """The same Pokémon as it would be on switching in: boosts cleared (HP and status stay)."""
-        return replace(self, boosts=(0, 0, 0, 0, 0))
+        return replace(self, boosts=(0, 0, 0, 0, 0), locked=None)
 
 
 def raw_stats(

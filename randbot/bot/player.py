@@ -23,6 +23,7 @@ from randbot.bot.calcpool import shared_calc
 from randbot.bot.config import BotConfig
 from randbot.bot.damage import DamageOracle
 from randbot.bot.decision import Deadline, Decision, explain, log_decision
+from randbot.bot.mon import to_id
 from randbot.bot.policy import decide, warm_up
 
 log = logging.getLogger("randbot.bot")
@@ -52,6 +53,8 @@ class RandBot(_Base):  # type: ignore[misc, valid-type]
         self.fallbacks = 0
         # battle tag -> the sides ("p1"/"p2") that have acted since the last |turn|
         self._acted_this_turn: dict[str, set[str]] = {}
+        # battle tag -> side -> the move its active chose since switching in (what a choice item locks)
+        self._last_moves: dict[str, dict[str, str]] = {}
         warm_up(self.format, self.oracle)
         if hasattr(self, "_inference_setdb_loaded"):
             # Share our already-loaded set database with the tracker instead of loading it per player.
@@ -85,15 +88,24 @@ class RandBot(_Base):  # type: ignore[misc, valid-type]
         if not tag.startswith("battle-"):
             return
         acted = self._acted_this_turn.setdefault(tag, set())
+        last_moves = self._last_moves.setdefault(tag, {})
         for fields in split_messages[1:]:
             if len(fields) < 3:
                 continue
+            side = fields[2][:2]
             if fields[1] == "turn":
                 acted.clear()
-            elif fields[1] in ("move", "switch", "cant") and fields[2][:2] in ("p1", "p2"):
-                acted.add(fields[2][:2])
+            elif fields[1] in ("move", "switch", "cant") and side in ("p1", "p2"):
+                acted.add(side)
+            if fields[1] == "move" and side in ("p1", "p2") and len(fields) > 3:
+                called = any(f.startswith("[from]") and "lockedmove" not in f for f in fields[4:])
+                if not called:  # a move called by another (Sleep Talk...) is not the one chosen
+                    last_moves[side] = to_id(fields[3])
+            elif fields[1] in ("switch", "drag") and side in ("p1", "p2"):
+                last_moves.pop(side, None)
             elif fields[1] == "win" or fields[1] == "tie":
                 self._acted_this_turn.pop(tag, None)
+                self._last_moves.pop(tag, None)
                 return
 
     def _enemy_to_move(self, battle: Battle) -> bool:
@@ -118,6 +130,7 @@ class RandBot(_Base):  # type: ignore[misc, valid-type]
                 deadline,
                 self._tracker(battle),
                 self._enemy_to_move(battle),
+                self._last_moves.get(battle.battle_tag),
             )
             order = self._order(battle, decision)
         except Exception as exc:  # noqa: BLE001 - never stall a battle: a safe order instead

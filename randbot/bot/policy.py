@@ -82,8 +82,15 @@ def decide(
     deadline: Deadline,
     tracker: Any | None,
     enemy_to_move: bool = False,
+    last_moves: dict[str, str] | None = None,
 ) -> Decision:
-    sit = read_situation(battle, beliefs, tracker, enemy_to_move and config.pivot_entry_hit)
+    sit = read_situation(
+        battle,
+        beliefs,
+        tracker,
+        enemy_to_move and config.pivot_entry_hit,
+        last_moves if config.choice_lock else None,
+    )
     if sit.enemy_active is None:
         return blind_entry(sit, oracle)
     engine = MatchupEngine(oracle, sit.field, chance=config.engine_chance)

@@ -49,7 +49,12 @@ class Situation:
 
 
 def _enemy_slot(
-    key: str, poke: Pokemon, beliefs: Beliefs, battle: Battle, tracker: Any | None
+    key: str,
+    poke: Pokemon,
+    beliefs: Beliefs,
+    battle: Battle,
+    tracker: Any | None,
+    last_move: str | None = None,
 ) -> EnemySlot:
     guesses = beliefs.builds(battle, poke, tracker)
     builds = []
@@ -66,7 +71,7 @@ def _enemy_slot(
                     item=g.item,
                     ability=g.ability,
                     tera_type=g.tera_type,
-                ),
+                ).locked_to(last_move),
                 g.weight,
             )
         )
@@ -74,8 +79,16 @@ def _enemy_slot(
 
 
 def read_situation(
-    battle: Battle, beliefs: Beliefs, tracker: Any | None, enemy_to_move: bool = False
+    battle: Battle,
+    beliefs: Beliefs,
+    tracker: Any | None,
+    enemy_to_move: bool = False,
+    last_moves: dict[str, str] | None = None,
 ) -> Situation:
+    """`last_moves`: each side's ("p1"/"p2") move since its active switched in, for choice locks."""
+    last_moves = last_moves or {}
+    our_role = battle.player_role or ""
+    their_role = {"p1": "p2", "p2": "p1"}.get(our_role, "")
     ours: dict[str, Mon] = {}
     active_key = None
     for key, poke in battle.team.items():
@@ -84,12 +97,14 @@ def read_situation(
         ours[key] = our_mon(poke)
         if poke.active:
             active_key = key
+            ours[key] = ours[key].locked_to(last_moves.get(our_role))
     enemies: dict[str, EnemySlot] = {}
     enemy_active = None
     for key, poke in battle.opponent_team.items():
         if poke.fainted:
             continue
-        slot = _enemy_slot(key, poke, beliefs, battle, tracker)
+        last_move = last_moves.get(their_role) if poke.active else None
+        slot = _enemy_slot(key, poke, beliefs, battle, tracker, last_move)
         enemies[key] = slot
         if poke.active:
             enemy_active = slot

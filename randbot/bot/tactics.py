@@ -19,6 +19,7 @@ class MoveEval:
     move: str
     tera: bool
     agg: Aggregate
+    dealt: float = 0.0  # expected share of the enemy's HP the move takes this turn (tie-break)
 
     @property
     def label(self) -> str:
@@ -59,17 +60,22 @@ class Tactics:
         active = self.sit.active
         assert active is not None
         out = []
-        for move_id in self.available_moves():
-            out.append(
-                MoveEval(move_id, False, self.engine.versus(active, self.enemy, first=move_id))
-            )
+        variants = [(active, False)]
         if with_tera and not self.deadline.expired():
-            tera_mon = active.with_tera()
+            variants.append((active.with_tera(), True))
+        for mon, tera in variants:
             for move_id in self.available_moves():
-                out.append(
-                    MoveEval(move_id, True, self.engine.versus(tera_mon, self.enemy, first=move_id))
-                )
+                agg = self.engine.versus(mon, self.enemy, first=move_id)
+                out.append(MoveEval(move_id, tera, agg, self._dealt(mon, move_id)))
         return out
+
+    def _dealt(self, mon: Mon, move_id: str) -> float:
+        total = 0.0
+        for build, weight in self.enemy:
+            for option in self.engine.options(mon, build, True):
+                if option.move == move_id:
+                    total += weight * option.mean * option.accuracy
+        return total
 
     def best_move(self, allow_tera: bool) -> tuple[MoveEval, list[MoveEval]]:
         evals = self.move_evals(with_tera=allow_tera)
@@ -131,8 +137,9 @@ class Tactics:
 
 
 def _move_key(e: MoveEval) -> tuple:
-    # Ties (e.g. every move loses the same way) go to the move that leaves the enemy lowest.
-    return (round(e.value, 3), e.agg.p_win, -e.agg.ttk_ab, 1.0 - e.agg.b_hp)
+    # Ties (e.g. every move loses the same way) go to the move that leaves the enemy lowest, then
+    # to the one that hurts most now (not an immune move because it came first).
+    return (round(e.value, 3), e.agg.p_win, -e.agg.ttk_ab, 1.0 - e.agg.b_hp, round(e.dealt, 3))
 
 
 def _key_of(sit: Situation, poke) -> str | None:
