@@ -39,6 +39,36 @@ def team_rules(format_id: str) -> list[dict]:
     return data.get(format_id, [])
 
 
+LEAD_SHARE = 1 / 6  # one team slot of six is the lead
+LEAD_SMOOTHING = 0.5  # pseudo-count per item, so no item's factor is ever 0
+
+
+@cache
+def lead_item_factors(format_id: str) -> dict[str, tuple[dict[str, float], dict[str, float]]]:
+    """species id -> (item id -> factor as the lead, as any other member), from lead_items.json.
+
+    lead_sets.js draws pairs of sets from one seed, as lead and not, for species whose set the lead
+    changes; a factor is P(item | lead or not) / P(item | any slot), with the lead one slot in six.
+    """
+    data = json.loads((Path(__file__).parent / "lead_items.json").read_text())
+    if to_id(data.get("format", "")) != format_id:
+        return {}
+    factors = {}
+    for species, entry in data["species"].items():
+        lead = {to_id(k): v for k, v in entry["lead"].items()}
+        other = {to_id(k): v for k, v in entry["other"].items()}
+        items = set(lead) | set(other)
+        total = entry["pairs"] + LEAD_SMOOTHING * len(items)
+        as_lead, as_other = {}, {}
+        for item in items:
+            p_lead = (lead.get(item, 0) + LEAD_SMOOTHING) / total
+            p_other = (other.get(item, 0) + LEAD_SMOOTHING) / total
+            p_any = LEAD_SHARE * p_lead + (1 - LEAD_SHARE) * p_other
+            as_lead[item], as_other[item] = p_lead / p_any, p_other / p_any
+        factors[species] = (as_lead, as_other)
+    return factors
+
+
 @cache
 def entry_effects() -> dict:
     return json.loads((Path(__file__).parent / "entry_effects.json").read_text())
@@ -375,6 +405,27 @@ def teammate_has_group(
             lambda b: TEAMMATE_FACTOR if removed & set(b.moves) else 1.0,
             f"teammate {teammate} has {what}, so the generator culled {', '.join(sorted(removed))}",
             0,
+            turn,
+        )
+    )
+
+
+def team_slot(belief: EnemyBelief, format_id: str, lead: bool, stint: int, turn: int) -> None:
+    """The generator builds the lead (the first Pokémon out) differently: Focus Sash for some hazard
+    setters, no Booster Energy for Paradox Pokémon... Its items are reweighted as the lead's, and a
+    later member's as a non-lead's (soft: an item the lead never gets keeps a small factor)."""
+    entry = lead_item_factors(format_id).get(belief.species_id)
+    if entry is None:
+        return
+    factors = entry[0] if lead else entry[1]
+    belief.add_weight(
+        Weight(
+            "lead" if lead else "not-lead",
+            lambda b: factors.get(to_id(b.item), 1.0) if b.item else 1.0,
+            "it started the battle: the generator built it as the lead"
+            if lead
+            else "it did not start the battle: the generator built it as a non-lead",
+            stint,
             turn,
         )
     )

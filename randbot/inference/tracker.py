@@ -98,6 +98,8 @@ class BattleTracker:
         self._our_sets: dict[str, dict] = {}  # our true sets (replays), by nickname
         self._orb_seen: set[str] = set()
         self._speed = SpeedCheck(self)
+        self._started = False  # saw |start: we know which enemy Pokémon led (lead_sets.js)
+        self._enemy_led = False
         self.lines_seen = 0
         # The board at the start of this turn, as the enemy player saw it when choosing.
         self._board: tuple[str, str, Situation] | None = (
@@ -312,6 +314,9 @@ class BattleTracker:
         )
         return theirs_active.key, ours_active.key, board
 
+    def _on_start(self, fields: list[str], tags: Tags) -> None:
+        self._started = True
+
     # --- switching ------------------------------------------------------------------------------
     def _on_switch(self, fields: list[str], tags: Tags) -> None:
         ident = parse_ident(fields[1]) if len(fields) > 1 else None
@@ -330,8 +335,14 @@ class BattleTracker:
             state.terastallized = details.tera
         self._speed.on_switch(ident.side)
         if self._is_enemy(ident):
+            new = state.species_id not in self._beliefs
             belief = self._ensure_belief(state)
             belief.level = details.level
+            if new and self._started:
+                # The team's first Pokémon out is the one the generator built as the lead.
+                lead = not self._enemy_led and self.turn == 0 and fields[0] == "switch"
+                inf.team_slot(belief, self.format_id, lead, active.stint, self.turn)
+            self._enemy_led = True
             self._open_entry(ident, state)
 
     _on_drag = _on_switch
