@@ -211,14 +211,60 @@ function copyPlan(plan) {
   return made[0];
 }
 
+// copyPlan() stores by computed keys, which V8 cannot specialise: plans of the same structure
+// (same kinds of objects, keys and references: all Pokémon of species with the same data keys,
+// all moves...) share one compiled copy function with plain property stores instead, the plan's
+// values passed in as an array.
+const copiers = new Map(); // structure -> compiled copy function
+const MAX_COPIERS = 2000; // then the generic copyPlan
+const makerIds = new Map();
+
+function compileCopy(plan) {
+  const structure = [];
+  const create = [];
+  const fill = [];
+  const values = [];
+  plan.forEach((node, i) => {
+    let kind = 'A';
+    if (!node.array) {
+      if (node.maker === null) {
+        kind = 'O';
+      } else {
+        if (!makerIds.has(node.maker)) makerIds.set(node.maker, makerIds.size);
+        kind = 'M' + makerIds.get(node.maker);
+      }
+    }
+    structure.push([kind, node.keys, node.refs]);
+    create.push(`const n${i} = ${kind === 'A' ? '[]' : kind === 'O' ? '{}' : `new m[${i}]()`};`);
+    node.refs.forEach((ref, k) => {
+      let value = `n${ref}`;
+      if (ref === -1) {
+        value = `v[${values.length}]`;
+        values.push(node.values[k]);
+      }
+      fill.push(node.array ? `n${i}.push(${value});` : `n${i}[${JSON.stringify(node.keys[k])}] = ${value};`);
+    });
+  });
+  const signature = JSON.stringify(structure);
+  let copy = copiers.get(signature);
+  if (copy === undefined) {
+    if (copiers.size >= MAX_COPIERS) return null;
+    copy = new Function('v', 'm', [...create, ...fill, 'return n0;'].join('\n'));
+    copiers.set(signature, copy);
+  }
+  return {copy, values, makers: plan.map(node => node.maker)};
+}
+
 // What calculate() would pass the mechanics for `source`: a copy of its clone(), or a clone().
 function leanClone(source) {
   let plan = plans.get(source);
   if (plan === undefined) {
-    plan = makePlan(source.clone(), source.clone()) || false;
+    const generic = makePlan(source.clone(), source.clone());
+    plan = generic ? compileCopy(generic) || {generic} : false;
     plans.set(source, plan);
   }
-  return plan ? copyPlan(plan) : source.clone();
+  if (!plan) return source.clone();
+  return plan.copy ? plan.copy(plan.values, plan.makers) : copyPlan(plan.generic);
 }
 
 function leanCalculate(attacker, defender, move, field) {
@@ -677,4 +723,4 @@ function writeAll(text) {
 }
 
 if (require.main === module) main();
-else module.exports = {handle, calc, gen, mons, fields, moveFor, runOne, makePlan, leanCalculate}; // profiling
+else module.exports = {handle, calc, gen, mons, fields, moveFor, runOne, makePlan, leanClone, leanCalculate}; // profiling
