@@ -146,3 +146,23 @@ def test_only_a_choice_item_locks_and_switching_out_frees():
     assert locked.locked == "outrage"
     assert locked.fresh().locked is None
     assert BANDED_GARCHOMP.locked_to("tackle").locked is None  # not one of its moves
+
+
+def test_knock_off_removes_the_item_and_what_it_did_to_the_damage():
+    from randbot.bot.matchup import _Side
+
+    e = engine()
+    weavile = mon("weavile", 79, ("knockoff", "tripleaxel", "iceshard"), "heavydutyboots")
+    dusclops = mon("dusclops", 90, ("shadowball", "icebeam", "painsplit"), "eviolite", "frisk")
+    ours = _Side(weavile, True, 1.0, e.options(weavile, dusclops, True))
+    theirs = _Side(dusclops, False, 1.0, e.options(dusclops, weavile, False))
+    before = {o.move: o.mean for o in ours.options}
+    e._act(ours, ("knockoff", ours.options[0]), theirs, False, True)
+    after = {o.move: o.mean for o in ours.options}
+    assert theirs.mon.item == ""
+    assert after["tripleaxel"] > 1.3 * before["tripleaxel"]  # no more Eviolite
+    # Arceus keeps its plate.
+    arceus = mon("arceusfire", 71, ("judgment",), "flameplate", "multitype")
+    plated = _Side(arceus, False, 1.0, e.options(arceus, weavile, False))
+    e._act(ours, ("knockoff", ours.options[0]), plated, False, True)
+    assert plated.mon.item == "flameplate"

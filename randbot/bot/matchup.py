@@ -10,7 +10,7 @@ weighted by each build's probability. Results are memoised by the (frozen) state
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from dataclasses import field as dc_field
 
 from randbot.bot.damage import DamageOracle
@@ -449,6 +449,22 @@ class MatchupEngine:
         for stat, n in opt.self_boosts:
             _boost(user, stat, n)
         user.hp = min(1.0, user.hp)
+        if opt.move == "knockoff" and dealt > 0 and target.hp > 0 and _knockable(target.mon):
+            self._lose_item(target, user)
+
+    def _lose_item(self, holder: _Side, foe: _Side) -> None:
+        """Knock Off: the item is gone for the rest of the duel, and with it what it did to the
+        damage both ways (Assault Vest, Eviolite, Choice Band, Life Orb...) and any choice lock."""
+        holder.mon = replace(holder.mon, item="", locked=None)
+        if holder.locked is not None:
+            holder.locked = None
+            holder.heal_move, holder.heal = _recovery(holder.mon)
+        holder.options = self.options(holder.mon, foe.mon, holder.ours)
+        foe.options = [
+            o
+            for o in self.options(foe.mon, holder.mon, foe.ours)
+            if foe.locked is None or o.move == foe.locked
+        ]
 
     def _residual(self, s: _Side) -> None:
         mon = s.mon
@@ -592,6 +608,18 @@ def _ttk(
     if best <= 0:
         return MAX_TURNS * 4
     return max(1, math.ceil(target_hp / best - 1e-9))
+
+
+# Items Knock Off cannot remove: those a forme depends on (Arceus's plates, Ogerpon's masks...).
+_FIXED_ITEM_SUFFIXES = ("plate", "memory", "drive", "mask", "crystal", "globe", "core")
+_FIXED_ITEMS = {"rustedsword", "rustedshield", "boosterenergy"}
+
+
+def _knockable(mon: Mon) -> bool:
+    item = mon.item
+    if not item or mon.ability == "stickyhold" or item in _FIXED_ITEMS:
+        return False
+    return not item.endswith(_FIXED_ITEM_SUFFIXES)
 
 
 def _best_setup(mon: Mon) -> str | None:
