@@ -211,48 +211,79 @@ function copyPlan(plan) {
   return made[0];
 }
 
-// copyPlan() stores by computed keys, which V8 cannot specialise: plans of the same structure
-// (same kinds of objects, keys and references: all Pokémon of species with the same data keys,
-// all moves...) share one compiled copy function with plain property stores instead, the plan's
-// values passed in as an array.
+// copyPlan() stores by computed keys, which V8 cannot specialise, and objects built empty and
+// filled keep most properties out of line. So plans of the same structure (same kinds of
+// objects, keys and references: all Pokémon of species with the same data keys, all moves...)
+// share one compiled copy function that builds each object in one expression, children first:
+// object and array literals, and for a class instance (a Pokémon, a move, a side) a constructor
+// assigning its keys in order (one per prototype and key list, so all copies of one kind share
+// V8's hidden classes). The plan's values come in as an array.
 const copiers = new Map(); // structure -> compiled copy function
 const MAX_COPIERS = 2000; // then the generic copyPlan
 const makerIds = new Map();
+const builders = new Map(); // prototype and keys -> constructor
+
+function builderFor(maker, keys) {
+  if (!makerIds.has(maker)) makerIds.set(maker, makerIds.size);
+  const id = JSON.stringify([makerIds.get(maker), keys]);
+  let builder = builders.get(id);
+  if (builder === undefined) {
+    const params = keys.map((_, k) => `a${k}`);
+    builder = new Function(...params, keys.map((key, k) => `this[${JSON.stringify(key)}] = a${k};`).join('\n'));
+    builder.prototype = maker.prototype;
+    builders.set(id, builder);
+  }
+  return builder;
+}
 
 function compileCopy(plan) {
-  const structure = [];
-  const create = [];
-  const fill = [];
+  if (plan.some(node => node.keys.includes('__proto__'))) return null; // a literal would set it
+  const order = []; // children before their parents; the root last
+  const state = new Array(plan.length).fill(0);
+  const visit = i => {
+    if (state[i] !== 0) return state[i] === 2; // 1: on the path, a cycle
+    state[i] = 1;
+    for (const ref of plan[i].refs) if (ref !== -1 && !visit(ref)) return false;
+    state[i] = 2;
+    order.push(i);
+    return true;
+  };
+  if (!visit(0)) return null;
   const values = [];
-  plan.forEach((node, i) => {
-    let kind = 'A';
-    if (!node.array) {
-      if (node.maker === null) {
-        kind = 'O';
-      } else {
-        if (!makerIds.has(node.maker)) makerIds.set(node.maker, makerIds.size);
-        kind = 'M' + makerIds.get(node.maker);
-      }
-    }
-    structure.push([kind, node.keys, node.refs]);
-    create.push(`const n${i} = ${kind === 'A' ? '[]' : kind === 'O' ? '{}' : `new m[${i}]()`};`);
-    node.refs.forEach((ref, k) => {
-      let value = `n${ref}`;
-      if (ref === -1) {
-        value = `v[${values.length}]`;
-        values.push(node.values[k]);
-      }
-      fill.push(node.array ? `n${i}.push(${value});` : `n${i}[${JSON.stringify(node.keys[k])}] = ${value};`);
+  const made = [];
+  const structure = [];
+  const lines = [];
+  for (const i of order) {
+    const node = plan[i];
+    const parts = node.refs.map((ref, k) => {
+      if (ref !== -1) return `n${ref}`;
+      values.push(node.values[k]);
+      return `v[${values.length - 1}]`;
     });
-  });
+    let kind;
+    let expression;
+    if (node.array) {
+      kind = 'A';
+      expression = `[${parts.join(', ')}]`;
+    } else if (node.maker === null) {
+      kind = 'O';
+      expression = `{${node.keys.map((key, k) => `${JSON.stringify(key)}: ${parts[k]}`).join(', ')}}`;
+    } else {
+      made.push(builderFor(node.maker, node.keys));
+      kind = 'M' + makerIds.get(node.maker);
+      expression = `new b[${made.length - 1}](${parts.join(', ')})`;
+    }
+    structure.push([i, kind, node.keys, node.refs]);
+    lines.push(`const n${i} = ${expression};`);
+  }
   const signature = JSON.stringify(structure);
   let copy = copiers.get(signature);
   if (copy === undefined) {
     if (copiers.size >= MAX_COPIERS) return null;
-    copy = new Function('v', 'm', [...create, ...fill, 'return n0;'].join('\n'));
+    copy = new Function('v', 'b', [...lines, 'return n0;'].join('\n'));
     copiers.set(signature, copy);
   }
-  return {copy, values, makers: plan.map(node => node.maker)};
+  return {copy, values, makers: made};
 }
 
 // What calculate() would pass the mechanics for `source`: a copy of its clone(), or a clone().
