@@ -542,10 +542,11 @@ function warmUp(count) {
   }));
   const builtMoves = moveNames.filter(n => gen.moves.get(calc.toID(n)))
     .map(n => new calc.Move(gen, n));
-  const weathers = [undefined, 'Sun', 'Rain'];
+  // built once, like the bridge's own fields (a lean clone plans each object once)
+  const builtFields = [undefined, 'Sun', 'Rain'].map(weather => new calc.Field({weather}));
   let done = 0;
   for (let i = 0; done < count && built.length > 1 && builtMoves.length; i++) {
-    const field = new calc.Field({weather: weathers[i % weathers.length]});
+    const field = builtFields[i % builtFields.length];
     // (the path real calcs take, so V8 optimises it for the objects they use)
     const result = leanCalculate(built[i % built.length], built[(i * 5 + 1) % built.length],
       builtMoves[i % builtMoves.length], field);
