@@ -73,6 +73,22 @@ def test_a_round_trip_in_the_middle_of_a_streamed_batch() -> None:
 
 
 @pytest.mark.integration
+def test_bad_input_in_the_middle_of_a_streamed_batch_leaves_it_in_step() -> None:
+    # chunks are in flight when request 150 fails to translate (an unknown move: no round trip
+    # to Node on the way): they are read and dropped
+    bad = [*REQUESTS[:150], (TUSK, GHOLDENGO, "Not A Move"), *REQUESTS[150:]]
+    with DamageCalc(warmup=100, cache_size=0) as calc:
+        _set_quiet(calc, True)
+        good = calc.damage_many(REQUESTS)
+        with pytest.raises(CalcError, match="Not A Move"):
+            calc.damage_many(bad)
+        assert calc._pipeline is None
+        assert calc.damage_many(REQUESTS) == good
+        assert calc.damage(*REQUESTS[7]) == good[7]
+        assert calc.restarts == 0
+
+
+@pytest.mark.integration
 def test_a_failing_chunk_leaves_the_pipeline_in_step() -> None:
     with DamageCalc(warmup=100, cache_size=0) as calc:
         _set_quiet(calc, True)
