@@ -166,3 +166,32 @@ def test_knock_off_removes_the_item_and_what_it_did_to_the_damage():
     plated = _Side(arceus, False, 1.0, e.options(arceus, weavile, False))
     e._act(ours, ("knockoff", ours.options[0]), plated, False, True)
     assert plated.mon.item == "flameplate"
+
+
+def test_rest_heals_fully_then_sleeps_two_turns_unless_a_berry_wakes_it():
+    from randbot.bot.matchup import _Side
+
+    e = engine()
+    for item, asleep, item_after in (("leftovers", 2, "leftovers"), ("chestoberry", 0, "")):
+        registeel = mon("registeel", 81, ("ironhead", "rest"), item, "clearbody", hp=0.35)
+        side = _Side(registeel, True, 0.35, e.options(registeel, HEATRAN, True))
+        foe = _Side(HEATRAN, False, 1.0, e.options(HEATRAN, registeel, False))
+        e._act(side, ("rest", None), foe, False, True)
+        assert side.hp == 1.0 and side.asleep == asleep and side.mon.item == item_after
+    # At full HP Rest fails.
+    full = _Side(GARCHOMP, True, 1.0, [])
+    e._act(full, ("rest", None), foe, False, True)
+    assert full.asleep == 0
+
+
+def test_rest_is_played_only_when_it_raises_the_chance_to_win():
+    from randbot.bot.matchup import Aggregate
+    from randbot.bot.tactics import MoveEval, _without_idle_rest
+
+    def ev(move: str, p_win: float, a_hp: float) -> MoveEval:
+        return MoveEval(move, False, Aggregate(p_win, a_hp, 0.0, 1, 3, move, "attack", 0.0))
+
+    ko_now, rest = ev("ironhead", 1.0, 0.12), ev("rest", 1.0, 0.32)
+    assert _without_idle_rest([ko_now, rest]) == [ko_now]
+    losing, saving_rest = ev("ironhead", 0.2, 0.0), ev("rest", 0.9, 0.5)
+    assert _without_idle_rest([losing, saving_rest]) == [losing, saving_rest]

@@ -345,15 +345,6 @@ class MatchupEngine:
             setup = _best_setup(user.mon)
             if setup is not None:
                 return setup, None
-        if user.heal_move and user.hp < 0.5:
-            incoming = max(
-                (_dmg(o, target, user, worst, not attacker_is_a) for o in target.options),
-                default=0.0,
-            )
-            if incoming < user.heal * 0.9:
-                return user.heal_move, None
-        if not user.options:
-            return None, None
         best: tuple[float, Option] | None = None
         for opt in user.options:
             dealt = _dmg(opt, user, target, worst, attacker_is_a)
@@ -365,7 +356,17 @@ class MatchupEngine:
                 value -= opt.recoil * 0.3
             if best is None or value > best[0]:
                 best = (value, opt)
-        assert best is not None
+        if best is not None and best[0] >= 10:
+            return best[1].move, best[1]  # a finishing blow beats healing
+        if user.heal_move and user.hp < 0.5:
+            incoming = max(
+                (_dmg(o, target, user, worst, not attacker_is_a) for o in target.options),
+                default=0.0,
+            )
+            if incoming < user.heal * 0.9:
+                return user.heal_move, None
+        if best is None:
+            return None, None
         return best[1].move, best[1]
 
     def _goes_first(self, A: _Side, act_a, B: _Side, act_b, worst: bool) -> bool:
@@ -418,6 +419,8 @@ class MatchupEngine:
                 user.setups_left = max(0, user.setups_left - 1)
                 for stat, n in facts.self_boosts:
                     _boost(user, stat, n)
+            elif move_id == "rest":
+                self._rest(user, target)
             elif facts is not None and facts.heal > 0:
                 user.hp = min(1.0, user.hp + facts.heal)
             return
@@ -451,6 +454,27 @@ class MatchupEngine:
         user.hp = min(1.0, user.hp)
         if opt.move == "knockoff" and dealt > 0 and target.hp > 0 and _knockable(target.mon):
             self._lose_item(target, user)
+
+    def _rest(self, user: _Side, foe: _Side) -> None:
+        """Rest: full HP and status cured, then two turns asleep (unless a Chesto or Lum Berry
+        wakes it at once, or Early Bird halves it); it fails at full HP or when it cannot sleep."""
+        mon = user.mon
+        if user.hp >= 1.0 or mon.ability in _SLEEPLESS:
+            return
+        user.hp = 1.0
+        user.toxic = 1
+        if mon.item in ("chestoberry", "lumberry"):
+            user.mon = replace(mon, status=None, item="")
+        else:
+            user.mon = replace(mon, status="slp")
+            user.asleep = 1 if mon.ability == "earlybird" else 2
+        if mon.status in ("brn", "par") or user.mon.item != mon.item:
+            # A cured burn or paralysis, or a spent berry, changes the damage: price it again.
+            user.options = [
+                o
+                for o in self.options(user.mon, foe.mon, user.ours)
+                if user.locked is None or o.move == user.locked
+            ]
 
     def _lose_item(self, holder: _Side, foe: _Side) -> None:
         """Knock Off: the item is gone for the rest of the duel, and with it what it did to the
@@ -542,14 +566,14 @@ class MatchupEngine:
         """Expected fraction of `target`'s max HP one enemy attack takes (each build's best move)."""
         total = 0.0
         for b, w in enemy_builds:
-            opts = self.options(b, target, not target_ours)
+            opts = _usable(self.options(b, target, not target_ours), b)
             total += w * max((o.mean * o.accuracy for o in opts), default=0.0)
         return total
 
     def best_incoming_move(
         self, enemy: Mon, target: Mon, target_ours: bool = True
     ) -> Option | None:
-        opts = self.options(enemy, target, not target_ours)
+        opts = _usable(self.options(enemy, target, not target_ours), enemy)
         return max(opts, key=lambda o: o.mean * o.accuracy, default=None)
 
     def is_counter(self, a: Mon, builds: list[tuple[Mon, float]], threshold: float = 0.5) -> bool:
@@ -560,6 +584,11 @@ class MatchupEngine:
         """Wins the 1v1 even after taking one more hit (thesis 3.5.1)."""
         hit = self.incoming(builds, a)
         return self.versus(a, builds, a_pre_damage=hit).p_win >= threshold
+
+
+def _usable(options: list[Option], mon: Mon) -> list[Option]:
+    """The options a choice lock leaves it."""
+    return [o for o in options if o.move == mon.locked] if mon.locked else options
 
 
 def _boost(side: _Side, stat: str, n: int) -> None:
@@ -609,6 +638,8 @@ def _ttk(
         return MAX_TURNS * 4
     return max(1, math.ceil(target_hp / best - 1e-9))
 
+
+_SLEEPLESS = {"insomnia", "vitalspirit", "comatose", "purifyingsalt", "sweetveil"}
 
 # Items Knock Off cannot remove: those a forme depends on (Arceus's plates, Ogerpon's masks...).
 _FIXED_ITEM_SUFFIXES = ("plate", "memory", "drive", "mask", "crystal", "globe", "core")

@@ -78,7 +78,7 @@ class Tactics:
         return total
 
     def best_move(self, allow_tera: bool) -> tuple[MoveEval, list[MoveEval]]:
-        evals = self.move_evals(with_tera=allow_tera)
+        evals = _without_idle_rest(self.move_evals(with_tera=allow_tera))
         plain = [e for e in evals if not e.tera]
         best_plain = max(plain, key=_move_key)
         best = best_plain
@@ -134,6 +134,16 @@ class Tactics:
             pre = hazard_fraction(mon, self.sit.field, ours=True)
             out.append((key, self.engine.versus(mon.fresh(), self.enemy, a_pre_damage=pre)))
         return out
+
+
+def _without_idle_rest(evals: list[MoveEval]) -> list[MoveEval]:
+    """Rest only where it raises the chance to win: two turns asleep and its few PP are not worth
+    HP alone (duels do not count PP, so Rest, wake, Rest looked better than a KO in hand)."""
+    others = [e.agg.p_win for e in evals if e.move != "rest"]
+    if not others:
+        return evals
+    best_other = max(others)
+    return [e for e in evals if e.move != "rest" or e.agg.p_win > best_other + 0.05]
 
 
 def _move_key(e: MoveEval) -> tuple:
