@@ -96,3 +96,14 @@ def test_no_damage_or_speed_rule_while_our_forme_can_change(calc):
     hoopa = replay(data, "p2", setdb=_setdb(), calc=calc).belief("Hoopa-Unbound")
     assert not [r for r in hoopa.rules if "Minior" in r.reason]
     assert _true_build_probability(hoopa, truth) > 0
+
+
+def test_no_damage_rule_while_our_ditto_is_transformed(calc):
+    """p1's Ditto (Imposter) copies Veluza's stats: Night Slash's damage says nothing of Veluza's build
+    next to Ditto's own defences."""
+    data = load_log(FIXTURES / "damage-our-ditto.json.gz")
+    truth = next(m for m in true_team(data, "p2") if m["species"] == "Veluza")
+    veluza = replay(data, "p1", setdb=_setdb(), calc=calc).belief("Veluza")
+    assert "nightslash" in veluza.revealed_moves
+    assert not [r for r in veluza.rules if r.name.startswith("damage:") and "Ditto" in r.reason]
+    assert _true_build_probability(veluza, truth) > 0

@@ -48,7 +48,7 @@ def test_the_lead_ariados_holds_the_focus_sash_the_generator_gives_leads():
     turn_one = lines.index("|turn|1")
     tracker.feed_many(lines[: turn_one + 1])  # it has only switched in: nothing else is known
     ariados = tracker.belief("Ariados")
-    assert [w.name for w in ariados.weights] == ["lead"]
+    assert [w.name for w in ariados.weights if "lead" in w.name] == ["lead"]
     assert _prior_items(ariados).get("focussash", 0.0) < 0.3  # the prior mixes leads and the rest
     assert _items(ariados)["focussash"] > 0.95
     # The rest of the battle keeps the truth possible.
@@ -62,7 +62,7 @@ def test_a_later_ariados_is_not_a_lead_so_no_focus_sash():
     assert truth["item"] == "Heavy-Duty Boots"
     tracker = replay(data, "p1", setdb=_setdb())
     ariados = tracker.belief("Ariados")
-    assert [w.name for w in ariados.weights] == ["not-lead"]
+    assert [w.name for w in ariados.weights if "lead" in w.name] == ["not-lead"]
     items = _items(ariados)
     assert items.get("focussash", 0.0) < 0.01 < _prior_items(ariados)["focussash"]
     assert max(items, key=items.get) == "heavydutyboots"
@@ -75,7 +75,7 @@ def test_a_later_ariados_is_not_a_lead_so_no_focus_sash():
     sash = _items(tracker.belief("Ariados")).get("focussash", 0.0)
     assert 0 < sash < 0.01
     # The lead (Pikachu) is not in the table: no lead weight for species the lead does not change.
-    assert not tracker.belief("Pikachu").weights
+    assert not [w for w in tracker.belief("Pikachu").weights if "lead" in w.name]
 
 
 def test_no_lead_conclusion_without_the_start_of_the_battle():
@@ -84,9 +84,9 @@ def test_no_lead_conclusion_without_the_start_of_the_battle():
     tracker = BattleTracker("gen9randombattle", our_role="p1", setdb=_setdb())
     start = lines.index("|start")
     tracker.feed_many(lines[start + 1 :])  # joined after |start (a resumed connection)
-    assert not any(
-        b.weights and b.weights[0].name in ("lead", "not-lead") for b in tracker.beliefs().values()
-    )
+    names = {w.name for b in tracker.beliefs().values() for w in b.weights}
+    assert "lead" not in names and "not-lead" not in names
+    assert "Ariados" in {b.species for b in tracker.beliefs().values()}
 
 
 def test_lead_sets_js_reproduces_the_shipped_table():

@@ -47,8 +47,10 @@ def _rule_names(belief) -> set[str]:
 def test_no_life_orb_recoil_no_heal_two_moves_silent_entry_leave_assault_vest():
     tusk = _replay("items").belief("Great Tusk")
     names = _rule_names(tusk)
-    assert {"not:lifeorb", "not:choice", "not:leftovers", "not:boosterenergy"} <= names
-    assert _items(tusk) == {"assaultvest": pytest.approx(1.0)}
+    assert {"not:lifeorb", "not:choice", "not:leftovers"} <= names
+    # Silent about Booster Energy, but an enemy Zoroark could still be hiding: only unlikely.
+    assert "quiet:boosterenergy" in {w.name for w in tusk.weights}
+    assert _items(tusk)["assaultvest"] > 0.97
     assert {"icespinner", "closecombat"} <= tusk.revealed_moves
     assert all({"icespinner", "closecombat"} <= set(b.moves) for b, _ in tusk.posterior())
 
@@ -63,7 +65,8 @@ def test_life_orb_recoil_reveals_the_item_and_hazard_damage_rules_out_boots():
 def test_no_stealth_rock_damage_means_boots_and_silent_entry_rules_out_intimidate():
     gyarados = _replay("items").belief("Gyarados")
     assert "boots:stealthrock" in _rule_names(gyarados)
-    assert gyarados.ability_probabilities() == {"Moxie": pytest.approx(1.0)}
+    abilities = gyarados.ability_probabilities()
+    assert abilities["Moxie"] > 0.97 and 0 < abilities["Intimidate"] < 0.03  # a Zoroark may hide
     assert _items(gyarados) == {"heavydutyboots": pytest.approx(1.0)}
 
 

@@ -290,13 +290,36 @@ def no_spikes_damage(belief: EnemyBelief, airborne_by_type: bool, stint: int, tu
     )
 
 
+ILLUSION_DOUBT = (
+    0.02  # what a silent entry leaves of an announcing ability while a Zoroark may hide
+)
+
+
 def silent_entry_rules_out_abilities(
-    belief: EnemyBelief, abilities: list[str], stint: int, turn: int
+    belief: EnemyBelief, abilities: list[str], stint: int, turn: int, illusion: bool = False
 ) -> None:
-    """Some abilities always announce themselves on entry; these stayed silent."""
+    """Some abilities always announce themselves on entry; these stayed silent.
+
+    Unless the Pokémon may be an enemy Zoroark in disguise (`illusion`): Illusion's entry is silent
+    whatever the disguise's ability, so then the silence only makes those abilities unlikely (the
+    weight follows the stay to Zoroark if the disguise breaks).
+    """
     if not abilities:
         return
     ids = {to_id(a) for a in abilities}
+    if illusion:
+        belief.add_weight(
+            Weight(
+                "quiet:ability:" + ",".join(sorted(ids)),
+                lambda b: ILLUSION_DOUBT if b.ability and to_id(b.ability) in ids else 1.0,
+                "entered silently, so not "
+                + ", ".join(sorted(abilities))
+                + " (unless an Illusion user in disguise)",
+                stint,
+                turn,
+            )
+        )
+        return
     _add(
         belief,
         "not:ability:" + ",".join(sorted(ids)),
@@ -308,8 +331,26 @@ def silent_entry_rules_out_abilities(
     )
 
 
-def silent_entry_rules_out_item(belief: EnemyBelief, item: str, stint: int, turn: int) -> None:
-    """Air Balloon / Booster Energy show themselves on entry; this one stayed silent."""
+def silent_entry_rules_out_item(
+    belief: EnemyBelief, item: str, stint: int, turn: int, illusion: bool = False
+) -> None:
+    """Air Balloon / Booster Energy show themselves on entry; this one stayed silent (only unlikely
+    while it may be an Illusion user in disguise, as for abilities)."""
+    if illusion:
+        belief.add_weight(
+            Weight(
+                f"quiet:{to_id(item)}",
+                lambda b: (
+                    ILLUSION_DOUBT
+                    if b.item and to_id(b.item) == to_id(item) and not ability_is(b, "Klutz")
+                    else 1.0
+                ),
+                f"entered without showing {item} (unless an Illusion user in disguise)",
+                stint,
+                turn,
+            )
+        )
+        return
     _add(
         belief,
         f"not:{to_id(item)}",

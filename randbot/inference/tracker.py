@@ -563,6 +563,8 @@ class BattleTracker:
         volatiles = ours_active.volatiles | theirs_active.volatiles
         if any(v.startswith(UNMODELLED_VOLATILES) for v in volatiles) or theirs_active.transformed:
             return
+        if ours_active.transformed:
+            return  # our Ditto / Transform user fights with the copied stats, not its own set's
         enemy_attacks = ident.side == enemy_side
         if enemy_attacks and theirs.hp <= 0.34:
             return  # pinch abilities (Blaze, Torrent…) depend on HP we only know roughly
@@ -1182,15 +1184,16 @@ class BattleTracker:
         effects = inf.entry_effects()
         if self.field.magic_room:
             return
+        illusion = self._enemy_illusion_possible()
         for item in effects["announce_items"]:
             if to_id(item) not in entry["items"]:
-                inf.silent_entry_rules_out_item(belief, item, stint, turn)
+                inf.silent_entry_rules_out_item(belief, item, stint, turn, illusion)
         booster_ok = all(
             (entry["weather"] != w if w.endswith("day") else entry["terrain"] != w)
             for w in effects["booster_abilities"].values()
         )
         if booster_ok and "boosterenergy" not in entry["items"] and not state.fainted:
-            inf.silent_entry_rules_out_item(belief, "Booster Energy", stint, turn)
+            inf.silent_entry_rules_out_item(belief, "Booster Energy", stint, turn, illusion)
 
     def _entry_abilities(self, entry: dict, belief: EnemyBelief, stint: int, turn: int) -> None:
         effects = inf.entry_effects()
@@ -1208,7 +1211,18 @@ class BattleTracker:
         for ability, terrain in effects["terrain_abilities"].items():
             if to_id(ability) not in seen and entry["terrain"] != terrain:
                 silent.append(ability)
-        inf.silent_entry_rules_out_abilities(belief, silent, stint, turn)
+        inf.silent_entry_rules_out_abilities(
+            belief, silent, stint, turn, illusion=self._enemy_illusion_possible()
+        )
+
+    def _enemy_illusion_possible(self) -> bool:
+        """Could an enemy Zoroark be on the field in disguise? Yes while one is seen and alive, or
+        while fewer than six enemy species are known and none of them is a Zoroark."""
+        enemy = [m for (side, _), m in self.mons.items() if side == self.enemy_role]
+        zoroarks = [m for m in enemy if m.species_id.startswith("zoroark")]
+        if zoroarks:
+            return any(not m.fainted for m in zoroarks)
+        return len({m.species_id for m in enemy}) < 6
 
     def _close_action(self, command: str, fields: list[str]) -> None:
         """An action ended (a new one starts, or the turn ends): settle pending windows."""
