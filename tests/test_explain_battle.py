@@ -1,0 +1,33 @@
+"""scripts/explain_battle.py on a server log recorded by `randbot play --save-logs` (real simulator and calc)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+LOG = ROOT / "tests" / "fixtures" / "bot" / "explain-vs-heuristic.log.json"
+
+
+def test_every_choice_of_our_side_gets_an_explained_decision_next_to_the_one_played():
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "explain_battle.py"), str(LOG)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=ROOT,
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    log = json.loads(LOG.read_text())
+    side = "p1" if log["p1"].startswith("randbot") else "p2"
+    played = [line.split(" ", 1)[1] for line in log["inputLog"] if line.startswith(f">{side} ")]
+    lines = [line for line in result.stdout.splitlines() if "|| played: " in line]
+    # One decision per choice the battle asked of us, in order, each naming its phase/rule.
+    assert [line.split("|| played: ")[1] for line in lines] == played
+    assert all(" defeat/" in line or " blind/" in line for line in lines)
+    # The replayed state is the battle's: our choices are legal moves of the active or switches.
+    moves = {f"move {m}" for mon in log[f"{side}team"] for m in mon["moves"]}
+    chosen = [line.split(": ", 1)[1].split(" (")[0] for line in lines]
+    assert all(c.split(" +tera")[0] in moves or c.startswith("switch ") for c in chosen)
