@@ -31,3 +31,21 @@ def test_every_choice_of_our_side_gets_an_explained_decision_next_to_the_one_pla
     moves = {f"move {m}" for mon in log[f"{side}team"] for m in mon["moves"]}
     chosen = [line.split(": ", 1)[1].split(" (")[0] for line in lines]
     assert all(c.split(" +tera")[0] in moves or c.startswith("switch ") for c in chosen)
+
+
+def test_no_recover_that_only_undoes_the_enemy_hit():
+    """Recorded: Latias at 46% Recovered five turns running against Iron Jugulis's Dark Pulse
+    (50% a hit) until a crit; healing must gain on the hit (or raise the chance to win)."""
+    log = ROOT / "tests" / "fixtures" / "bot" / "recover-loop-vs-heuristic.log.json"
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "explain_battle.py"), str(log), "--turns", "5-9"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=ROOT,
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    stays = [line for line in result.stdout.splitlines() if "/plan-stay: " in line]
+    assert len(stays) >= 4
+    assert all("played: move recover" in line for line in stays)  # what the old bot did
+    assert not any("plan-stay: move recover" in line for line in stays)

@@ -8,6 +8,7 @@ from randbot.bot.config import BotConfig
 from randbot.bot.decision import Deadline
 from randbot.bot.matchup import Aggregate, MatchupEngine, hazard_fraction
 from randbot.bot.mon import Mon
+from randbot.bot.movefacts import move_facts
 from randbot.bot.situation import Situation
 
 TEMPO = 0.02
@@ -78,7 +79,7 @@ class Tactics:
         return total
 
     def best_move(self, allow_tera: bool) -> tuple[MoveEval, list[MoveEval]]:
-        evals = _without_idle_rest(self.move_evals(with_tera=allow_tera))
+        evals = self._without_idle_heals(self.move_evals(with_tera=allow_tera))
         plain = [e for e in evals if not e.tera]
         best_plain = max(plain, key=_move_key)
         best = best_plain
@@ -88,6 +89,22 @@ class Tactics:
             if self.tera_worth_it(best_plain, best_tera):
                 best = best_tera
         return best, evals
+
+    def _without_idle_heals(self, evals: list[MoveEval]) -> list[MoveEval]:
+        """A duel that heals first and attacks after always looks better by the HP it ends with,
+        so "heal now, attack next turn" was chosen turn after turn (Recover undoing each Dark
+        Pulse until a crit). Healing must gain on the enemy's hit, or raise the chance to win."""
+        active = self.sit.active
+        assert active is not None
+        incoming = self.engine.incoming(self.enemy, active)
+        treading = set()
+        for e in evals:
+            facts = move_facts(e.move)
+            if e.move == "rest" or facts is None or not facts.is_recovery:
+                continue
+            if min(facts.heal, 1.0 - active.hp_fraction) <= 1.2 * incoming:
+                treading.add(e.move)
+        return _heal_only_if_it_wins_more(_without_idle_rest(evals), treading)
 
     def tera_worth_it(self, plain: MoveEval, tera: MoveEval) -> bool:
         """Terastallize when it flips the 1v1 or a KO threshold; never early without cause."""
@@ -139,11 +156,15 @@ class Tactics:
 def _without_idle_rest(evals: list[MoveEval]) -> list[MoveEval]:
     """Rest only where it raises the chance to win: two turns asleep and its few PP are not worth
     HP alone (duels do not count PP, so Rest, wake, Rest looked better than a KO in hand)."""
-    others = [e.agg.p_win for e in evals if e.move != "rest"]
+    return _heal_only_if_it_wins_more(evals, {"rest"})
+
+
+def _heal_only_if_it_wins_more(evals: list[MoveEval], heals: set[str]) -> list[MoveEval]:
+    others = [e.agg.p_win for e in evals if e.move not in heals]
     if not others:
         return evals
     best_other = max(others)
-    return [e for e in evals if e.move != "rest" or e.agg.p_win > best_other + 0.05]
+    return [e for e in evals if e.move not in heals or e.agg.p_win > best_other + 0.05]
 
 
 def _move_key(e: MoveEval) -> tuple:
