@@ -240,3 +240,18 @@ def test_heal_block_keeps_a_sitrus_berry_uneaten_without_ruling_it_out():
     assert "not:sitrusberry" not in _rule_names(drifblim)
     truth = next(m for m in true_team(data, "p2") if m["species"] == "Drifblim")
     assert sum(p for b, p in drifblim.posterior() if b.item == truth["item"]) > 0
+
+
+def test_a_move_that_ignores_abilities_goes_through_sturdy():
+    """p1's Solgaleo KOs p2's Carbink (Sturdy) from full HP with Sunsteel Strike, which ignores
+    abilities: that rules out a Focus Sash, not Sturdy."""
+    from randbot.inference.replay import load_log, true_team
+
+    data = load_log(FIXTURES / "sturdy-sunsteel.json.gz")
+    truth = next(m for m in true_team(data, "p2") if m["species"] == "Carbink")
+    assert truth["ability"] == "Sturdy"
+    carbink = replay(data, "p1", setdb=_setdb()).belief("Carbink")
+    rule = next(r for r in carbink.rules if r.name == "not:focussash")
+    assert "sunsteelstrike" in rule.reason
+    assert carbink.ability_probabilities().get("Sturdy", 0) > 0.5
+    assert _items(carbink).get("focussash", 0) == 0

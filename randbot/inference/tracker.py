@@ -24,7 +24,13 @@ from randbot.inference.damage import (
     make_test,
     usable_move,
 )
-from randbot.inference.dexdata import effectiveness, move_category, move_is_multihit, species_types
+from randbot.inference.dexdata import (
+    effectiveness,
+    move_category,
+    move_entry,
+    move_is_multihit,
+    species_types,
+)
 from randbot.inference.policy import TeamPolicy
 from randbot.inference.protocol import (
     Ident,
@@ -1377,7 +1383,10 @@ class BattleTracker:
             return
         belief = self._belief_of(fainted)
         if belief is not None:
-            mold = self._our_ability_is("moldbreaker", "teravolt", "turboblaze")
+            # Mold Breaker and moves that ignore abilities (Sunsteel Strike...) go through Sturdy.
+            mold = self._our_ability_is("moldbreaker", "teravolt", "turboblaze") or bool(
+                (move_entry(watch["move"]) or {}).get("ignoreAbility")
+            )
             inf.ko_from_full_rules_out_sash(belief, watch["move"], mold, watch["stint"], self.turn)
 
 
