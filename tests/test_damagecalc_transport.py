@@ -97,7 +97,7 @@ def test_a_failing_chunk_leaves_the_pipeline_in_step() -> None:
         d = calc._mon_handle(GHOLDENGO, "defender", None)
         v = calc._move_handle("Headlong Rush")
         keys = [(a, d, v, 0, 0)] * 100 + [(a, d, 10**9, 0, 0)] + [(a, d, v, 0, 0)] * 100
-        # the bad move handle sits in the seventh of 13 chunks, with the next ones in flight
+        # the bad move handle sits in the fourth of 7 chunks, with the next ones in flight
         with pytest.raises(CalcError, match="not defined"):
             calc._compute(keys, ko=False, describe=False)
         assert calc.damage_many(REQUESTS) == good
