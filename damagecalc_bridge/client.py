@@ -178,20 +178,7 @@ class _Pipeline:
             raise CalcError(
                 f"calc: {answer['error']}", field=answer.get("field"), value=answer.get("value")
             )
-        rows = answer.get("r")
-        if type(rows) is not list or len(rows) != len(chunk):
-            owner._raise_for(chunk, answer)
-        cache = owner._cache
-        results = self.results
-        make = tuple.__new__  # DamageResult.from_row, without the method call
-        for key, row in zip(chunk, rows):  # noqa: B905 (lengths checked above)
-            if type(row) is not list:
-                owner._raise_for(chunk, answer)
-            result = make(DamageResult, row)
-            cache[key] = result
-            results.append(result)
-        while len(cache) > owner.cache_size:
-            cache.popitem(last=False)
+        self.results += owner._store_rows(chunk, answer)
         self.done += 1
 
     def _recover(self, error: Exception) -> None:
@@ -691,8 +678,12 @@ class DamageCalc:
         answer = self._call(
             lambda: self._calc_message(keys, ko, describe, spin), timeout, poll, attempts
         )
+        return self._store_rows(keys, answer)
+
+    def _store_rows(self, keys: list[tuple], answer: dict) -> list[DamageResult]:
+        """The answer's result rows for `keys`, each cached (the cache kept to its bound)."""
         rows = answer.get("r")
-        if type(rows) is not list or len(rows) != size:
+        if type(rows) is not list or len(rows) != len(keys):
             self._raise_for(keys, answer)
         cache = self._cache
         make = tuple.__new__  # DamageResult.from_row, without the method call
