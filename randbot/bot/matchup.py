@@ -133,7 +133,7 @@ class _Side:
         if move_id is None or self.locked is not None or self.mon.item not in CHOICE_ITEMS:
             return
         self.locked = move_id
-        self.options = [o for o in self.options if o.move == move_id]
+        self.options = _usable(self.options, move_id)
         self.setups_left = 0
         self.heal_move = None
 
@@ -470,11 +470,7 @@ class MatchupEngine:
             user.asleep = 1 if mon.ability == "earlybird" else 2
         if mon.status in ("brn", "par") or user.mon.item != mon.item:
             # A cured burn or paralysis, or a spent berry, changes the damage: price it again.
-            user.options = [
-                o
-                for o in self.options(user.mon, foe.mon, user.ours)
-                if user.locked is None or o.move == user.locked
-            ]
+            user.options = _usable(self.options(user.mon, foe.mon, user.ours), user.locked)
 
     def _lose_item(self, holder: _Side, foe: _Side) -> None:
         """Knock Off: the item is gone for the rest of the duel, and with it what it did to the
@@ -484,11 +480,7 @@ class MatchupEngine:
             holder.locked = None
             holder.heal_move, holder.heal = _recovery(holder.mon)
         holder.options = self.options(holder.mon, foe.mon, holder.ours)
-        foe.options = [
-            o
-            for o in self.options(foe.mon, holder.mon, foe.ours)
-            if foe.locked is None or o.move == foe.locked
-        ]
+        foe.options = _usable(self.options(foe.mon, holder.mon, foe.ours), foe.locked)
 
     def _residual(self, s: _Side) -> None:
         mon = s.mon
@@ -566,14 +558,14 @@ class MatchupEngine:
         """Expected fraction of `target`'s max HP one enemy attack takes (each build's best move)."""
         total = 0.0
         for b, w in enemy_builds:
-            opts = _usable(self.options(b, target, not target_ours), b)
+            opts = _usable(self.options(b, target, not target_ours), b.locked)
             total += w * max((o.mean * o.accuracy for o in opts), default=0.0)
         return total
 
     def best_incoming_move(
         self, enemy: Mon, target: Mon, target_ours: bool = True
     ) -> Option | None:
-        opts = _usable(self.options(enemy, target, not target_ours), enemy)
+        opts = _usable(self.options(enemy, target, not target_ours), enemy.locked)
         return max(opts, key=lambda o: o.mean * o.accuracy, default=None)
 
     def is_counter(self, a: Mon, builds: list[tuple[Mon, float]], threshold: float = 0.5) -> bool:
@@ -586,9 +578,9 @@ class MatchupEngine:
         return self.versus(a, builds, a_pre_damage=hit).p_win >= threshold
 
 
-def _usable(options: list[Option], mon: Mon) -> list[Option]:
-    """The options a choice lock leaves it."""
-    return [o for o in options if o.move == mon.locked] if mon.locked else options
+def _usable(options: list[Option], locked: str | None) -> list[Option]:
+    """The options a choice lock to `locked` (None: no lock) leaves."""
+    return [o for o in options if o.move == locked] if locked else options
 
 
 def _boost(side: _Side, stat: str, n: int) -> None:
