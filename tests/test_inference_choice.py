@@ -244,21 +244,14 @@ def test_the_builds_item_and_ability_change_what_a_damage_minded_player_clicks()
     moves = ("closecombat", "dracometeor", "fireblast", "earthquake")
     board = _board(foe_species="Tyranitar", foe_types=("Rock", "Dark"))
     typed = POLICIES.index("typed")
-    band = log_likelihoods(
-        _build(moves, "Choice Band"),
-        "closecombat",
-        ("Dragon", "Ground"),
-        board.foe_types,
-        situation=board,
-    )
-    specs = log_likelihoods(
-        _build(moves, "Choice Specs"),
-        "closecombat",
-        ("Dragon", "Ground"),
-        board.foe_types,
-        situation=board,
-    )
-    assert band[typed] > specs[typed]
+
+    def clicking_closecombat(item: str) -> tuple[float, ...]:
+        build = _build(moves, item)
+        return log_likelihoods(
+            build, "closecombat", ("Dragon", "Ground"), board.foe_types, situation=board
+        )
+
+    assert clicking_closecombat("Choice Band")[typed] > clicking_closecombat("Choice Specs")[typed]
 
 
 def test_our_slow_start_draws_no_speed_conclusion():
