@@ -41,6 +41,8 @@ def test_predict_eval_table(capsys):
     [
         (["predict-eval", "/no/such/log.json", "--no-calc"], "no such log"),
         (["predict-eval", str(FIXTURES), "--limit", "0", "--no-calc"], "--limit"),
+        (["predict-eval", str(FIXTURES), "--oracle", "moves", "--no-calc"], "--oracle"),
+        (["predict-eval", str(FIXTURES), "--oracle", ",", "--no-calc"], "--oracle"),
     ],
 )
 def test_predict_eval_bad_input_is_one_line(argv, message, capsys):
@@ -64,3 +66,46 @@ def test_predict_eval_checks_damage_with_the_calc_by_default(capsys):
     summary = json.loads(capsys.readouterr().out)
     assert summary["logs"] == 3
     assert summary["true_build_probability_zero"]["unexplained"] == 0
+
+
+def test_predict_eval_oracle_tells_the_posterior_the_true_item_ability_and_tera(capsys):
+    argv = ["predict-eval", str(FIXTURES), "--json", "--no-calc", "--oracle", "item,ability,tera"]
+    assert main(argv) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["oracle"] == {"given": ["item", "ability", "tera"], **_no_missing_build()}
+    told, posterior = summary["over_turns"]["oracle"], summary["over_turns"]["posterior"]
+    for aspect in ("item", "ability", "tera"):
+        assert told[aspect] == {"probability": 1.0, "top1": 1.0}
+    # Knowing every non-move fact leaves only the moves unknown: the whole build is the move set.
+    assert told["build"] == told["moves"]
+    assert told["moves"]["probability"] > posterior["moves"]["probability"]
+
+
+def _no_missing_build() -> dict[str, int]:
+    # Every true build of the fixture battles is in setdb, so the oracle always has one to condition on.
+    return {"points_without_a_build_of_the_true_values": 0}
+
+
+def test_predict_eval_reports_the_posteriors_confidence_next_to_its_accuracy(capsys):
+    assert main(["predict-eval", str(FIXTURES), "--no-calc"]) == 0
+    out = capsys.readouterr().out
+    assert "calibration (over all points)" in out and "oracle" not in out
+    assert main(["predict-eval", str(FIXTURES), "--no-calc", "--json"]) == 0
+    cell = json.loads(capsys.readouterr().out)["over_turns"]["posterior"]["moves"]
+    # The top-1 guess is the most probable move set, so it is at least as probable as the truth.
+    assert cell["probability"] <= cell["confidence"] <= 1.0
+
+
+def test_given_truth_conditions_and_renormalises():
+    from randbot.inference.builds import Build
+    from randbot.inference.evaluation import Truth, given_truth
+
+    def build(item: str, moves: tuple[str, ...]) -> Build:
+        return Build("Dugtrio", 86, moves, item, "Arena Trap", "Ground", count=1)
+
+    band = build("Choice Band", ("earthquake", "stoneedge", "suckerpunch", "throatchop"))
+    sash = build("Focus Sash", ("earthquake", "stoneedge", "suckerpunch", "swordsdance"))
+    truth = Truth("Dugtrio", frozenset(sash.moves), "focussash", "arenatrap", "ground")
+    assert given_truth([(band, 0.75), (sash, 0.25)], truth, ("item",)) == [(sash, 1.0)]
+    assert given_truth([(band, 1.0)], truth, ("item",)) is None
+    assert given_truth([(band, 0.75), (sash, 0.25)], truth, ()) == [(band, 0.75), (sash, 0.25)]

@@ -32,6 +32,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default=True,
         help="check damage dealt and taken against @smogon/calc's rolls (default on; needs Node)",
     )
+    parser.add_argument(
+        "--oracle",
+        metavar="ASPECTS",
+        help="also score the posterior told the truth of these aspects, comma-separated from "
+        "item, ability, tera (e.g. item,ability,tera): how far perfect inference of them would go",
+    )
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
     parser.add_argument(
         "--show-unexplained", type=int, default=0, metavar="N", help="list N probability-0 points"
@@ -63,14 +69,15 @@ def run(args: argparse.Namespace) -> int:
     setdb = load_setdb(args.format)
     if setdb is None:
         raise RandbotError(f"no set database for {args.format}; the evaluation needs its prior")
+    oracle = _oracle_aspects(args.oracle)
     roles = ("p1", "p2") if args.side == "both" else (args.side,)
     calc_context = _calc(args.calc)
     try:
         with calc_context as calc:
-            points = evaluate_paths(paths, setdb=setdb, roles=roles, calc=calc)
+            points = evaluate_paths(paths, setdb=setdb, roles=roles, calc=calc, oracle=oracle)
     except LogError as error:
         raise RandbotError(str(error)) from None
-    summary = summarize(points)
+    summary = summarize(points, oracle)
     if args.json:
         json.dump(summary, sys.stdout, indent=2)
         print()
@@ -82,6 +89,21 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     return 0
+
+
+ORACLE_ASPECTS = ("item", "ability", "tera")
+
+
+def _oracle_aspects(text: str | None) -> tuple[str, ...]:
+    if text is None:
+        return ()
+    aspects = tuple(dict.fromkeys(a.strip() for a in text.split(",") if a.strip()))
+    unknown = [a for a in aspects if a not in ORACLE_ASPECTS]
+    if unknown or not aspects:
+        raise RandbotError(
+            f"--oracle takes a comma-separated list of {', '.join(ORACLE_ASPECTS)}; got {text!r}"
+        )
+    return aspects
 
 
 class _NoCalc:

@@ -3,6 +3,13 @@
 At the start of every turn, for every enemy Pokémon seen so far, we score the posterior and the species
 prior alone: probability of the true item, 4-move set, ability, tera type and whole build, and whether the
 top-1 guess of each is right. A final point per Pokémon scores what was known when the battle ended.
+
+Two figures say how far better inference could go on the same battles:
+- confidence: the mean probability of the posterior's own top-1 guess. When it equals the top-1
+  accuracy the posterior is calibrated, so reweighting the same evidence cannot make it right more often;
+  only new evidence can.
+- the oracle (optional): the posterior told the truth about some aspects (e.g. item, ability and tera type)
+  and nothing else. Its move-set accuracy bounds what perfect inference of those aspects would give.
 """
 
 from __future__ import annotations
@@ -70,6 +77,13 @@ def _key(build: Build, aspect: str) -> Any:
 
 def score(distribution: list[tuple[Build, float]], truth: Truth) -> dict[str, tuple[float, bool]]:
     """aspect -> (probability of the truth, whether the most probable value is the truth)."""
+    return {aspect: (p, right) for aspect, (p, right, _) in _scores(distribution, truth).items()}
+
+
+def _scores(
+    distribution: list[tuple[Build, float]], truth: Truth
+) -> dict[str, tuple[float, bool, float]]:
+    """aspect -> (probability of the truth, top-1 right, probability of the top-1 guess)."""
     result = {}
     for aspect in ASPECTS:
         marginal: dict[Any, float] = defaultdict(float)
@@ -77,10 +91,20 @@ def score(distribution: list[tuple[Build, float]], truth: Truth) -> dict[str, tu
             marginal[_key(build, aspect)] += p
         total = sum(marginal.values()) or 1.0
         probability = sum(p for b, p in distribution if truth.matches(b, aspect)) / total
-        best = max(marginal.items(), key=lambda kv: kv[1])[0] if marginal else None
-        truth_key = _truth_key(truth, aspect)
-        result[aspect] = (probability, best == truth_key)
+        best, top = max(marginal.items(), key=lambda kv: kv[1]) if marginal else (None, 0.0)
+        result[aspect] = (probability, best == _truth_key(truth, aspect), top / total)
     return result
+
+
+def given_truth(
+    distribution: list[tuple[Build, float]], truth: Truth, aspects: Iterable[str]
+) -> list[tuple[Build, float]] | None:
+    """The distribution conditioned on the true value of each aspect; None when no build has them."""
+    kept = [(b, p) for b, p in distribution if all(truth.matches(b, a) for a in aspects)]
+    total = sum(p for _, p in kept)
+    if total <= 0:
+        return None
+    return [(b, p / total) for b, p in kept]
 
 
 def _truth_key(truth: Truth, aspect: str) -> Any:
@@ -105,6 +129,8 @@ class Point:
     in_prior: bool
     relaxed: list[str]
     excluded_by: list[str] = field(default_factory=list)  # rules that rule out the true build
+    confidence: dict[str, float] = field(default_factory=dict)  # P(posterior's top-1 guess)
+    oracle: dict[str, tuple[float, bool]] | None = None  # posterior told the truth of some aspects
 
 
 def _excluding_rules(belief: EnemyBelief, truth: Truth) -> list[str]:
@@ -129,7 +155,9 @@ def evaluate_log(
     setdb: Any,
     roles: Iterable[str] = ("p1", "p2"),
     calc: Any = None,
+    oracle: tuple[str, ...] = (),
 ) -> list[Point]:
+    """Points for every turn and every enemy Pokémon seen; `oracle` names aspects to tell the posterior."""
     points: list[Point] = []
     for role in roles:
         enemy = "p2" if role == "p1" else "p1"
@@ -147,8 +175,10 @@ def evaluate_log(
                 truth = truths.get(key)
                 if truth is None:
                     continue
-                posterior = score(belief.posterior(), truth)
-                prior = score(belief.prior() or belief.posterior(), truth)
+                distribution = belief.posterior()
+                scored = _scores(distribution, truth)
+                posterior = {a: (p, right) for a, (p, right, _) in scored.items()}
+                prior = score(belief.prior() or distribution, truth)
                 in_prior = any(truth.matches(b, "build") for b, _ in belief.prior())
                 point = Point(
                     name,
@@ -160,7 +190,11 @@ def evaluate_log(
                     prior,
                     in_prior,
                     sorted(belief.relaxed_rules),
+                    confidence={a: top for a, (_, _, top) in scored.items()},
                 )
+                if oracle:
+                    told = given_truth(distribution, truth, oracle)
+                    point.oracle = score(told, truth) if told is not None else None
                 if posterior["build"][0] == 0 and in_prior:
                     point.excluded_by = _excluding_rules(belief, truth)
                 points.append(point)
@@ -192,39 +226,58 @@ def evaluate_paths(
     roles: Iterable[str] = ("p1", "p2"),
     calc: Any = None,
     progress=None,
+    oracle: tuple[str, ...] = (),
 ) -> list[Point]:
     points: list[Point] = []
     for path in paths:
         data = load_log(path)
-        points.extend(evaluate_log(data, str(path), setdb=setdb, roles=tuple(roles), calc=calc))
+        points.extend(
+            evaluate_log(data, str(path), setdb=setdb, roles=tuple(roles), calc=calc, oracle=oracle)
+        )
         if progress is not None:
             progress(path)
     return points
 
 
-def summarize(points: list[Point]) -> dict[str, Any]:
-    """Means of probability and top-1 accuracy, over all (turn, Pokémon) points and over final points."""
+def summarize(points: list[Point], oracle: tuple[str, ...] = ()) -> dict[str, Any]:
+    """Means of probability and top-1 accuracy, over all (turn, Pokémon) points and over final points.
+
+    The posterior's cells also hold its confidence (mean probability of its top-1 guess); with `oracle`
+    (the aspects the evaluation told the posterior), an "oracle" row per section too.
+    """
+
+    def values(point: Point, which: str) -> dict[str, tuple[float, bool]]:
+        if which == "oracle":  # no build has the true values (not in setdb): the oracle cannot help
+            return point.oracle if point.oracle is not None else point.posterior
+        return getattr(point, which)
 
     def means(selected: list[Point], which: str) -> dict[str, dict[str, float]]:
         out = {}
+        n = len(selected) or 1
         for aspect in ASPECTS:
-            values = [getattr(p, which)[aspect] for p in selected]
-            n = len(values) or 1
+            scored = [values(p, which)[aspect] for p in selected]
             out[aspect] = {
-                "probability": sum(v[0] for v in values) / n,
-                "top1": sum(1 for v in values if v[1]) / n,
+                "probability": sum(v[0] for v in scored) / n,
+                "top1": sum(1 for v in scored if v[1]) / n,
             }
+            if which == "posterior":
+                out[aspect]["confidence"] = sum(p.confidence.get(aspect, 0.0) for p in selected) / n
         return out
+
+    def section(selected: list[Point]) -> dict[str, Any]:
+        kinds = ("posterior", "prior", "oracle") if told else ("posterior", "prior")
+        return {which: means(selected, which) for which in kinds}
 
     turns = [p for p in points if not p.final]
     finals = [p for p in points if p.final]
     zero = [p for p in turns + finals if p.posterior["build"][0] == 0]
-    return {
+    told = [p for p in points if p.oracle is not None] if oracle else []
+    summary: dict[str, Any] = {
         "logs": len({p.log for p in points}),
         "points": len(turns),
         "pokemon": len(finals),
-        "over_turns": {"posterior": means(turns, "posterior"), "prior": means(turns, "prior")},
-        "at_end": {"posterior": means(finals, "posterior"), "prior": means(finals, "prior")},
+        "over_turns": section(turns),
+        "at_end": section(finals),
         "true_build_probability_zero": {
             "points": len(zero),
             "true_build_not_in_setdb": sum(1 for p in zero if not p.in_prior),
@@ -233,6 +286,12 @@ def summarize(points: list[Point]) -> dict[str, Any]:
             "prior_points_zero": sum(1 for p in turns + finals if p.prior["build"][0] == 0),
         },
     }
+    if oracle:
+        summary["oracle"] = {
+            "given": list(oracle),
+            "points_without_a_build_of_the_true_values": len(points) - len(told),
+        }
+    return summary
 
 
 def unexplained(points: list[Point]) -> list[Point]:
@@ -253,6 +312,21 @@ def format_table(summary: dict[str, Any]) -> str:
                 cell = summary[section][which][aspect]
                 row += f"{cell['probability']:>12.1%} {cell['top1']:>7.1%}"
         lines.append(row)
+    moves = summary["over_turns"]["posterior"]["moves"]
+    lines += [
+        "",
+        f"calibration (over all points): the posterior's top-1 4-move set has mean probability "
+        f"{moves['confidence']:.1%} and is right {moves['top1']:.1%} of the time",
+    ]
+    if "oracle" in summary:
+        given = ", ".join(summary["oracle"]["given"])
+        lines += ["", f"oracle: the posterior told the true {given} (P / top1)"]
+        for aspect in ASPECTS:
+            row = f"{aspect:10}"
+            for section in ("over_turns", "at_end"):
+                cell = summary[section]["oracle"][aspect]
+                row += f"{cell['probability']:>12.1%} {cell['top1']:>7.1%}" + " " * 20
+            lines.append(row.rstrip())
     zero = summary["true_build_probability_zero"]
     lines += [
         "",
