@@ -22,7 +22,7 @@ from randbot.inference.belief import (
     Weight,
 )
 from randbot.inference.builds import Build
-from randbot.inference.dexdata import move_category, move_has_secondary
+from randbot.inference.dexdata import move_category, move_has_secondary, species_entry
 
 CHOICE_ITEMS = ("choiceband", "choicespecs", "choicescarf")
 LOCK_FACTOR = 3.0  # a free player rarely repeats a resisted move into a new foe; a locked one must
@@ -360,6 +360,30 @@ def silent_entry_rules_out_item(
         stint,
         turn,
     )
+
+
+def forme_shows_item(belief: EnemyBelief, shown: str, stint: int, turn: int) -> None:
+    """Zacian and Zamazenta enter Crowned exactly when they hold their Rusted item: the forme shows it."""
+    entry = species_entry(shown) or {}
+    required = entry.get("requiredItem")
+    if required and entry.get("battleOnly"):
+        reveal_item(
+            belief, required, f"entered as {shown}, the forme only {required} gives", stint, turn
+        )
+        return
+    for forme in entry.get("otherFormes") or ():
+        other = species_entry(forme) or {}
+        item = other.get("requiredItem")
+        if item and other.get("battleOnly"):
+            _add(
+                belief,
+                f"not:{to_id(item)}",
+                DEDUCED,
+                lambda b, item=item: item_is_not(b, item),
+                f"entered as {shown}: holding {item} would have made it {forme}",
+                stint,
+                turn,
+            )
 
 
 def ko_from_full_rules_out_sash(

@@ -344,6 +344,8 @@ class BattleTracker:
             new = state.species_id not in self._beliefs
             belief = self._ensure_belief(state)
             belief.level = details.level
+            # Even a Zoroark's disguise shows its teammate's true forme: the rule holds for that teammate.
+            inf.forme_shows_item(belief, details.species, active.stint, self.turn)
             if new and self._started:
                 # The team's first Pokémon out is the one the generator built as the lead.
                 lead = not self._enemy_led and self.turn == 0 and fields[0] == "switch"
