@@ -37,8 +37,11 @@ exports.handlers = {
 // Seeded battles (`randbot play --seed`): the n-th battle this server creates gets a seed derived
 // from the base seed and n, so two runs with the same seed deal the same teams in the same order.
 // Paired comparisons of two players then differ only by their decisions, not by their luck of the draw.
+// `/randbotseed KEY [N]` (any user: this server binds 127.0.0.1 only) makes KEY the base and counts
+// on from N: `randbot evaluate` sends it before each chunk of battles, so a chunk's teams depend on the
+// run's seed and the chunk, not on which of its servers plays the chunk, or after what.
 if (process.env.RANDBOT_SHOWDOWN_BATTLE_SEED) {
-	const base = String(process.env.RANDBOT_SHOWDOWN_BATTLE_SEED);
+	let base = String(process.env.RANDBOT_SHOWDOWN_BATTLE_SEED);
 	const crypto = require('crypto');
 	const seedOf = (text) => {
 		const digest = crypto.createHash('sha256').update(text).digest();
@@ -66,6 +69,14 @@ if (process.env.RANDBOT_SHOWDOWN_BATTLE_SEED) {
 		};
 	};
 	setTimeout(install, 0);
+	exports.commands = {
+		randbotseed(target) {
+			const [key, after = '0'] = target.trim().split(/\s+/);
+			if (!key || !/^\d+$/.test(after)) return this.errorReply('Usage: /randbotseed KEY [N]');
+			base = key;
+			created = Number(after); // no reply: poke-env would log it as an unhandled message
+		},
+	};
 }
 
 // Tests log in to registered names through a local stand-in login server

@@ -182,3 +182,39 @@ def test_bad_input_is_one_line(args: list[str], message: str) -> None:
     assert result.returncode != 0
     assert message in result.stderr
     assert "Traceback" not in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def _teams_of_logs(paths: list[Path]) -> set[tuple]:
+    teams = set()
+    for path in paths:
+        log = json.loads(path.read_text())
+        teams.add(tuple(tuple(p["species"] for p in log[side]) for side in ("p1team", "p2team")))
+    return teams
+
+
+def test_a_seeded_worker_deals_each_chunk_the_teams_of_its_key(tmp_path: Path) -> None:
+    """The same chunk key deals the same teams, wherever and after whatever it is played."""
+    import io
+
+    from randbot.evaluate.worker import Worker
+    from randbot.localserver import LocalShowdown
+
+    logs = tmp_path / "logs"
+    with LocalShowdown(battle_log_dir=logs, battle_seed="1") as server:
+        worker = Worker(
+            io.StringIO(), server.websocket_url, "gen9randombattle", 2, 60.0, seeded=True
+        )
+        job = {"job": "random~maxpower~0", "player": "random", "opponent": "maxpower",
+               "battles": 2, "seed": 3, "external": False}  # fmt: skip
+        dealt = []
+        for teams, first in (("9:0", 0), ("9:1", 0), ("9:0", 0), ("9:0", 1)):
+            worker.play({**job, "teams": teams, "first": first})
+            assert server.wait_for_battle_logs(2 * (len(dealt) + 1))
+            played = sorted(
+                server.battle_logs(), key=lambda p: int(p.name.split("-")[-1].split(".")[0])
+            )
+            dealt.append(_teams_of_logs(played[-2:]))
+    chunk0, chunk1, chunk0_again, chunk0_after_one = dealt
+    assert len(chunk0) == 2 and chunk0 == chunk0_again  # same key, later, after other battles
+    assert not chunk0 & chunk1  # another chunk, other teams
+    assert len(chunk0 & chunk0_after_one) == 1  # a replayed chunk goes on after what it played

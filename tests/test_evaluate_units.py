@@ -46,6 +46,16 @@ def test_job_seeds_are_repeatable_and_distinct() -> None:
     assert len({job_a.seed(7, 0), job_a.seed(7, 1), job_b.seed(7, 0), job_a.seed(8, 0)}) == 4
 
 
+def test_team_keys_follow_the_chunk_not_the_pair() -> None:
+    jobs = plan_jobs(pairs(["a", "b", "c"], vs="a"), battles_per_pair=20, chunk=10)
+    keys = {(j.player, j.opponent): j.team_key(7) for j in jobs}
+    # Chunk k of every pair is dealt the same teams (pairs each player with the same draws)...
+    assert keys[("a", "b")] == keys[("a", "c")] == "7:0"
+    assert keys[("b", "a")] == keys[("c", "a")] == "7:1"
+    # ...and another run seed deals others.
+    assert jobs[0].team_key(8) != jobs[0].team_key(7)
+
+
 def test_summary_of_a_recorded_run_has_the_design_shape() -> None:
     log = ResultLog(FIXTURE)
     events = log.read()

@@ -72,7 +72,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--chunk", type=int, default=10, help="battles per job handed to a worker (default 10)"
     )
     parser.add_argument(
-        "--seed", type=int, help="seed for the players' Python RNG (default: random, recorded)"
+        "--seed",
+        type=int,
+        help="seed for the players' Python RNG and the teams our embedded servers deal: chunk k of "
+        "every pair gets the same teams in every run with this seed (default: random, recorded)",
     )
     parser.add_argument(
         "--server",

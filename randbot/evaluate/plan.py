@@ -15,11 +15,17 @@ class Job:
     opponent: str
     battles: int
     external: bool = False
+    first: int = 0  # battles of the chunk already played (a chunk replayed after a crash goes on)
 
     def seed(self, base_seed: int, attempt: int) -> int:
         """The Python RNG seed for this job's players: fixed by the run seed, job and attempt."""
         digest = hashlib.sha256(f"{base_seed}:{self.job_id}:{attempt}".encode()).digest()
         return int.from_bytes(digest[:8], "big")
+
+    def team_key(self, base_seed: int) -> str:
+        """What the server deals this chunk's teams from: the run seed and the chunk's number only,
+        so chunk k of every pair gets the same team draws (paired across players) in every run."""
+        return f"{base_seed}:{self.job_id.rsplit('~', 1)[-1]}"
 
 
 def pairs(

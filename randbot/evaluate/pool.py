@@ -80,6 +80,8 @@ class WorkerSlot:
         ]  # fmt: skip
         if self.settings.server_url:
             command += ["--server", self.settings.server_url]
+        else:
+            command += ["--battle-seed", str(self.settings.seed)]
         stderr: Any = subprocess.DEVNULL
         if self.settings.worker_log_dir is not None:
             self.settings.worker_log_dir.mkdir(parents=True, exist_ok=True)
@@ -124,7 +126,8 @@ class WorkerSlot:
         attempt = self.attempts[job.job_id]
         self.attempts[job.job_id] += 1
         message = {"job": job.job_id, "player": job.player, "opponent": job.opponent, "battles": job.battles,
-                   "seed": job.seed(self.settings.seed, attempt), "external": job.external}  # fmt: skip
+                   "seed": job.seed(self.settings.seed, attempt), "external": job.external,
+                   "teams": job.team_key(self.settings.seed), "first": job.first}  # fmt: skip
         if not self.send(message):
             return False
         self.job = job
@@ -263,7 +266,10 @@ class Pool:
     ) -> None:
         owed = wanted[job.job_id].battles - done[job.job_id]
         if owed > 0:
-            pending.appendleft(Job(job.job_id, job.player, job.opponent, owed, job.external))
+            played = wanted[job.job_id].battles - owed
+            pending.appendleft(
+                Job(job.job_id, job.player, job.opponent, owed, job.external, first=played)
+            )
 
     def _restart(
         self,

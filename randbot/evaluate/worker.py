@@ -1,8 +1,11 @@
 """One evaluation worker process: a local server (or a named one), players, and jobs.
 
 Protocol (JSON lines): the coordinator writes jobs to our stdin
-    {"job": id, "player": a, "opponent": b, "battles": n, "seed": s, "external": false}
-and `{"stop": true}` (or EOF) to end; we write to stdout
+    {"job": id, "player": a, "opponent": b, "battles": n, "seed": s, "external": false,
+     "teams": key, "first": k}
+and `{"stop": true}` (or EOF) to end. With our own seeded server (--battle-seed), the battles of a
+job get the teams the server deals from `key`, starting after its first k battles (see
+showdown_config.js, /randbotseed). We write to stdout
     {"event": "ready", "pid": ..., "server_pid": ..., "url": ...}
     {"event": "battle", "job": id, "tag": ..., "won": true|false|null, "turns": t,
      "ms": {"<a>": [decision ms...], "<b>": [...]}}
@@ -14,6 +17,7 @@ fresh worker and replays whatever the dead one had not finished.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import contextlib
 import json
 import logging
@@ -22,6 +26,8 @@ import random
 import sys
 import threading
 from typing import IO, Any
+
+from poke_env.concurrency import POKE_LOOP
 
 from randbot.evaluate.external import OutsideBot, as_opponent
 from randbot.harness import run_match
@@ -35,8 +41,15 @@ SERVER_DIED_EXIT = 3
 
 class Worker:
     def __init__(
-        self, out: IO[str], url: str, battle_format: str, concurrency: int, stall_seconds: float
+        self,
+        out: IO[str],
+        url: str,
+        battle_format: str,
+        concurrency: int,
+        stall_seconds: float,
+        seeded: bool = False,
     ) -> None:
+        self.seeded = seeded  # our own server deals teams from each job's key
         self.out = out
         self.url = url
         self.battle_format = battle_format
@@ -71,6 +84,8 @@ class Worker:
         )
         sides = {job["player"]: ours, job["opponent"]: theirs}
         seen = {name: len(getattr(p, "decision_ms", [])) for name, p in sides.items()}
+        if self.seeded and job.get("teams"):
+            deal_teams_from(ours, str(job["teams"]), int(job.get("first", 0)))
 
         def on_battle(record: BattleRecord) -> None:
             ms: dict[str, list[float]] = {}
@@ -113,6 +128,20 @@ class Worker:
         )
 
 
+def deal_teams_from(player: Any, key: str, first: int = 0, timeout: float = 30.0) -> None:
+    """Tell our seeded server to deal the next battles' teams from `key`, after its first `first`.
+
+    Sent on the challenger's own connection before its challenges, so the server has it before any of
+    those battles exists.
+    """
+
+    async def send() -> None:
+        await player.ps_client.wait_for_login()
+        await player.ps_client.send_message(f"/randbotseed {key} {first}")
+
+    asyncio.run_coroutine_threadsafe(send(), POKE_LOOP).result(timeout=timeout)
+
+
 def _watch_server(server: LocalShowdown, worker: Worker, stopping: threading.Event) -> None:
     while not stopping.wait(0.5):
         if not server.is_running() and not stopping.is_set():
@@ -128,6 +157,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--concurrency", type=int, default=4)
     parser.add_argument("--stall-seconds", type=float, default=120.0)
     parser.add_argument("--server", help="websocket URL to use instead of starting a server")
+    parser.add_argument("--battle-seed", help="seed our own server's teams (per job, see above)")
     args = parser.parse_args(argv)
 
     # stdout is the protocol channel: keep a private handle on it, and send anything else
@@ -144,10 +174,11 @@ def main(argv: list[str] | None = None) -> int:
         if args.server:
             url = args.server
         else:
-            server = stack.enter_context(LocalShowdown())
+            server = stack.enter_context(LocalShowdown(battle_seed=args.battle_seed))
             stack.callback(stopping.set)  # unwinds first: the server's coming stop is no crash
             url = server.websocket_url
-        worker = Worker(out, url, args.format, args.concurrency, args.stall_seconds)
+        seeded = server is not None and args.battle_seed is not None
+        worker = Worker(out, url, args.format, args.concurrency, args.stall_seconds, seeded)
         if server is not None:
             threading.Thread(
                 target=_watch_server, args=(server, worker, stopping), daemon=True
