@@ -96,6 +96,20 @@ def test_predict_eval_reports_the_posteriors_confidence_next_to_its_accuracy(cap
     assert cell["probability"] <= cell["confidence"] <= 1.0
 
 
+def test_predict_eval_splits_move_set_accuracy_by_moves_shown(capsys):
+    assert main(["predict-eval", str(FIXTURES), "--no-calc", "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    groups = summary["moves_by_revealed"]
+    assert abs(sum(g["share"] for g in groups.values()) - 1.0) < 1e-9
+    # Overall top-1 is the share-weighted mean of the groups'.
+    overall = sum(g["share"] * g["top1"] for g in groups.values())
+    assert abs(overall - summary["over_turns"]["posterior"]["moves"]["top1"]) < 1e-9
+    # Four moves shown is the whole set: nothing is left to guess.
+    if "4" in groups:
+        assert groups["4"]["top1"] == 1.0
+    assert "0" in groups and groups["0"]["top1"] < 1.0
+
+
 def test_given_truth_conditions_and_renormalises():
     from randbot.inference.builds import Build
     from randbot.inference.evaluation import Truth, given_truth

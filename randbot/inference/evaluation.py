@@ -131,6 +131,7 @@ class Point:
     excluded_by: list[str] = field(default_factory=list)  # rules that rule out the true build
     confidence: dict[str, float] = field(default_factory=dict)  # P(posterior's top-1 guess)
     oracle: dict[str, tuple[float, bool]] | None = None  # posterior told the truth of some aspects
+    revealed: int = 0  # how many of its moves it had used
 
 
 def _excluding_rules(belief: EnemyBelief, truth: Truth) -> list[str]:
@@ -191,6 +192,7 @@ def evaluate_log(
                     in_prior,
                     sorted(belief.relaxed_rules),
                     confidence={a: top for a, (_, _, top) in scored.items()},
+                    revealed=len(belief.revealed_moves),
                 )
                 if oracle:
                     told = given_truth(distribution, truth, oracle)
@@ -286,12 +288,31 @@ def summarize(points: list[Point], oracle: tuple[str, ...] = ()) -> dict[str, An
             "prior_points_zero": sum(1 for p in turns + finals if p.prior["build"][0] == 0),
         },
     }
+    summary["moves_by_revealed"] = _moves_by_revealed(turns)
     if oracle:
         summary["oracle"] = {
             "given": list(oracle),
             "points_without_a_build_of_the_true_values": len(points) - len(told),
         }
     return summary
+
+
+def _moves_by_revealed(turns: list[Point]) -> dict[str, dict[str, float]]:
+    """4-move-set top-1 by how many moves the Pokémon had shown: where the errors sit."""
+    groups: dict[int, list[Point]] = defaultdict(list)
+    for point in turns:
+        groups[point.revealed].append(point)
+    out = {}
+    for revealed in sorted(groups):
+        group = groups[revealed]
+        n = len(group)
+        out[str(revealed)] = {
+            "share": n / len(turns),
+            "top1": sum(1 for p in group if p.posterior["moves"][1]) / n,
+            "confidence": sum(p.confidence.get("moves", 0.0) for p in group) / n,
+            "prior_top1": sum(1 for p in group if p.prior["moves"][1]) / n,
+        }
+    return out
 
 
 def unexplained(points: list[Point]) -> list[Point]:
@@ -318,6 +339,13 @@ def format_table(summary: dict[str, Any]) -> str:
         f"calibration (over all points): the posterior's top-1 4-move set has mean probability "
         f"{moves['confidence']:.1%} and is right {moves['top1']:.1%} of the time",
     ]
+    lines.append(
+        "4-move set by moves shown: "
+        + "; ".join(
+            f"{n}: {cell['share']:.0%} of points, top-1 {cell['top1']:.1%} (prior {cell['prior_top1']:.1%})"
+            for n, cell in summary["moves_by_revealed"].items()
+        )
+    )
     if "oracle" in summary:
         given = ", ".join(summary["oracle"]["given"])
         lines += ["", f"oracle: the posterior told the true {given} (P / top1)"]
