@@ -54,6 +54,9 @@ class BotConfig:
     )
     # Close fights as chance nodes in the plan tree (expectiminimax): 252 vs 254 of 300, so off.
     planner_chance: bool = False  # pairings fought by the matchup engine (off: per-turn rates only)
+    # Two-turn moves (Solar Beam out of sun, Meteor Beam without a Power Herb...) spend a turn
+    # charging in duels and never count as a KO this turn; recharge moves cost the next turn.
+    charge_moves: bool = False
 
     def to_dict(self) -> dict:
         return asdict(self)

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from poke_env.battle import Effect
 
 from randbot.bot.decision import Decision
-from randbot.bot.matchup import hazard_fraction
+from randbot.bot.matchup import charges_now, hazard_fraction
 from randbot.bot.mon import Mon
 from randbot.bot.movefacts import effectiveness, move_facts
 from randbot.bot.pydamage import is_grounded, speed
@@ -34,6 +34,8 @@ def guaranteed_ko(t: Tactics) -> str | None:
         facts = move_facts(move_id)
         if facts is None or not facts.is_damaging or facts.accuracy < 1.0:
             continue
+        if t.config.charge_moves and charges_now(active, move_id, t.sit.field):
+            continue  # it only charges this turn: no KO before the enemy answers
         ok = True
         for b, _w in t.enemy:
             dmg = t.engine.oracle.get(active, b, move_id, t.sit.field, True)

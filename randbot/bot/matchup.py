@@ -60,6 +60,8 @@ class Option:
     self_boosts: tuple[tuple[str, int], ...]
     contact: bool
     switches_out: bool
+    charge: bool = False  # two turns: it charges first (Solar Beam out of sun, Meteor Beam...)
+    recharge: bool = False  # the user must rest the turn after (Hyper Beam, Giga Impact)
 
 
 @dataclass(frozen=True)
@@ -127,6 +129,8 @@ class _Side:
     heal: float = 0.0
     heal_move: str | None = None
     locked: str | None = None  # a choice item's move: the only one it can use from now on
+    charging: str | None = None  # a two-turn move charged last turn: it hits this turn
+    recharging: bool = False  # used a recharge move last turn: this turn it cannot act
 
     def lock(self, move_id: str | None) -> None:
         """A choice item holds it to its first move of the stay: no other attack, setup or heal."""
@@ -158,11 +162,15 @@ class MatchupEngine:
         field: FieldState,
         enemy_setup: bool = True,
         chance: bool = False,
+        charge_moves: bool = False,
     ) -> None:
         self.oracle = oracle
         self.field = field
         self.enemy_setup = enemy_setup
         self.chance = chance
+        # Two-turn moves take their charging turn (and recharge moves their rest); off: every
+        # damaging move hits the turn it is chosen.
+        self.charge_moves = charge_moves
         self._options: dict[tuple[Mon, Mon, bool], list[Option]] = {}
         self._duels: dict[tuple, Duel] = {}
 
@@ -223,6 +231,8 @@ class MatchupEngine:
                     self_boosts=facts.self_boosts,
                     contact="contact" in facts.flags,
                     switches_out=facts.self_switch,
+                    charge=self.charge_moves and needs_charge(move_id, self.field),
+                    recharge=self.charge_moves and "recharge" in facts.flags,
                 )
             )
         self._options[key] = out
@@ -341,6 +351,11 @@ class MatchupEngine:
     ) -> tuple[str | None, Option | None]:
         if user.asleep > 0:
             return None, None
+        if user.recharging:
+            user.recharging = False
+            return "recharge", None
+        if user.charging is not None:
+            return user.charging, next((o for o in user.options if o.move == user.charging), None)
         if user.setups_left > 0:
             setup = _best_setup(user.mon)
             if setup is not None:
@@ -350,8 +365,12 @@ class MatchupEngine:
             dealt = _dmg(opt, user, target, worst, attacker_is_a)
             # A KO this turn that lands before the target moves is worth everything; prefer surer ones.
             value = dealt
-            if dealt * (1.0 if worst else 1.0 / max(opt.accuracy, 0.01)) >= target.hp:
+            if _charges_now(user, opt):
+                value = dealt / 2  # a hit every other turn, and never a KO this turn
+            elif dealt * (1.0 if worst else 1.0 / max(opt.accuracy, 0.01)) >= target.hp:
                 value = 10 + opt.accuracy + opt.priority * 0.5
+            elif opt.recharge:
+                value = dealt / 2
             if opt.recoil > 0:
                 value -= opt.recoil * 0.3
             if best is None or value > best[0]:
@@ -388,7 +407,7 @@ class MatchupEngine:
         """Chance mode: a hit that KOs if it lands. Books the worlds where it lands and leaves the
         target standing for the rest (the miss); returns False when the hit is not lethal."""
         move_id, opt = action
-        if opt is None or user.asleep > 0:
+        if opt is None or user.asleep > 0 or _charges_now(user, opt):
             return False
         full = _dmg(opt, user, target, False, user is A) / max(opt.accuracy, 0.01)
         if full < target.hp:
@@ -424,6 +443,16 @@ class MatchupEngine:
             elif facts is not None and facts.heal > 0:
                 user.hp = min(1.0, user.hp + facts.heal)
             return
+        if opt.charge and user.charging != opt.move:
+            for stat, n in _CHARGE_BOOSTS.get(opt.move, ()):
+                _boost(user, stat, n)
+            if user.mon.item != "powerherb":
+                user.charging = opt.move  # this turn it charges; next turn it hits
+                return
+            user.mon = replace(user.mon, item="")  # the herb skips the charge, once
+        user.charging = None
+        if opt.recharge:
+            user.recharging = True
         dealt = _dmg(opt, user, target, worst, is_a)
         if user.mon.status == "par" and not worst:
             dealt *= 0.75
@@ -625,10 +654,41 @@ def _ttk(
     """Turns for `user` to KO `target` if the target did nothing (thesis 3.6.5), from the given HP."""
     if target_hp <= 0:
         return 0
-    best = max((_dmg(o, user, target, worst, True) for o in user.options), default=0.0)
+    best = max(
+        (
+            _dmg(o, user, target, worst, True) / (2 if _charges_now(user, o) or o.recharge else 1)
+            for o in user.options
+        ),
+        default=0.0,
+    )
     if best <= 0:
         return MAX_TURNS * 4
     return max(1, math.ceil(target_hp / best - 1e-9))
+
+
+# Two-turn moves that raise a stat on the charging turn (before the hit, with a Power Herb too).
+_CHARGE_BOOSTS = {"meteorbeam": (("spa", 1),), "electroshot": (("spa", 1),)}
+_SUN_SKIPS_CHARGE = {"solarbeam", "solarblade"}
+
+
+def needs_charge(move_id: str, field: FieldState) -> bool:
+    """A two-turn move that spends a turn charging on this field (Solar Beam in sun and Electro
+    Shot in rain fire at once)."""
+    facts = move_facts(move_id)
+    if facts is None or "charge" not in facts.flags:
+        return False
+    if move_id in _SUN_SKIPS_CHARGE and field.weather == "sun":
+        return False
+    return not (move_id == "electroshot" and field.weather == "rain")
+
+
+def charges_now(mon: Mon, move_id: str, field: FieldState) -> bool:
+    """Used now, the move only charges this turn (no Power Herb to skip it)."""
+    return needs_charge(move_id, field) and mon.item != "powerherb"
+
+
+def _charges_now(user: _Side, opt: Option) -> bool:
+    return opt.charge and user.charging != opt.move and user.mon.item != "powerherb"
 
 
 _SLEEPLESS = {"insomnia", "vitalspirit", "comatose", "purifyingsalt", "sweetveil"}

@@ -93,7 +93,9 @@ def decide(
     )
     if sit.enemy_active is None:
         return blind_entry(sit, oracle)
-    engine = MatchupEngine(oracle, sit.field, chance=config.engine_chance)
+    engine = MatchupEngine(
+        oracle, sit.field, chance=config.engine_chance, charge_moves=config.charge_moves
+    )
     phase = phase_of(sit, config)
     _prefetch(engine, sit, deadline, config)
     tactics = Tactics(engine, sit, config, deadline)
