@@ -116,6 +116,25 @@ def _prior(battle_format: str, mon: Pokemon) -> list[BuildGuess]:
     return _generator_builds(mon.species) or _generator_builds(to_id(mon.base_species))
 
 
+def species_guesses(battle_format: str, species_id: str) -> list[BuildGuess]:
+    """The prior builds of a species by id (set database, else the generator's role movepools)."""
+    db = _setdb(battle_format)
+    if db is not None:
+        try:
+            prior = db.prior(species_id)
+        except Exception:
+            prior = None
+        if prior:
+            return [_guess(b, p) for b, p in prior]
+    return _generator_builds(species_id)
+
+
+@cache
+def movepool(battle_format: str, species_id: str) -> frozenset[str]:
+    """Every move any build of the species may have; empty when the species is unknown."""
+    return frozenset(m for g in species_guesses(battle_format, species_id) for m in g.moves)
+
+
 def _fits(guess: BuildGuess, mon: Pokemon) -> int:
     """How many pieces of evidence the build contradicts (0 = consistent)."""
     misses = 0

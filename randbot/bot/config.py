@@ -57,6 +57,9 @@ class BotConfig:
     # Two-turn moves (Solar Beam out of sun, Meteor Beam without a Power Herb...) spend a turn
     # charging in duels and never count as a KO this turn; recharge moves cost the next turn.
     charge_moves: bool = False
+    # An enemy active that used a move its species never has, but a Zoroark does, is fought as
+    # that Zoroark (Illusion) until it is revealed.
+    illusion_check: bool = False
 
     def to_dict(self) -> dict:
         return asdict(self)

@@ -55,6 +55,8 @@ class RandBot(_Base):  # type: ignore[misc, valid-type]
         self._acted_this_turn: dict[str, set[str]] = {}
         # battle tag -> side -> the move its active chose since switching in (what a choice item locks)
         self._last_moves: dict[str, dict[str, str]] = {}
+        # battle tag -> side -> every move its active used since switching in (Illusion evidence)
+        self._entry_moves: dict[str, dict[str, set[str]]] = {}
         warm_up(self.format, self.oracle)
         if hasattr(self, "_inference_setdb_loaded"):
             # Share our already-loaded set database with the tracker instead of loading it per player.
@@ -89,6 +91,7 @@ class RandBot(_Base):  # type: ignore[misc, valid-type]
             return
         acted = self._acted_this_turn.setdefault(tag, set())
         last_moves = self._last_moves.setdefault(tag, {})
+        entry_moves = self._entry_moves.setdefault(tag, {})
         for fields in split_messages[1:]:
             if len(fields) < 3:
                 continue
@@ -101,11 +104,15 @@ class RandBot(_Base):  # type: ignore[misc, valid-type]
                 called = any(f.startswith("[from]") and "lockedmove" not in f for f in fields[4:])
                 if not called:  # a move called by another (Sleep Talk...) is not the one chosen
                     last_moves[side] = to_id(fields[3])
-            elif fields[1] in ("switch", "drag") and side in ("p1", "p2"):
-                last_moves.pop(side, None)
+                    entry_moves.setdefault(side, set()).add(to_id(fields[3]))
+            elif fields[1] in ("switch", "drag", "replace") and side in ("p1", "p2"):
+                if fields[1] != "replace":
+                    last_moves.pop(side, None)
+                entry_moves.pop(side, None)
             elif fields[1] == "win" or fields[1] == "tie":
                 self._acted_this_turn.pop(tag, None)
                 self._last_moves.pop(tag, None)
+                self._entry_moves.pop(tag, None)
                 return
 
     def _enemy_to_move(self, battle: Battle) -> bool:
@@ -116,6 +123,10 @@ class RandBot(_Base):  # type: ignore[misc, valid-type]
             return False  # a faint: replacements come at the end of the turn
         enemy = "p2" if battle.player_role == "p1" else "p1"
         return enemy not in self._acted_this_turn.get(battle.battle_tag, set())
+
+    def _enemy_entry_moves(self, battle: Battle) -> set[str]:
+        enemy = "p2" if battle.player_role == "p1" else "p1"
+        return set(self._entry_moves.get(battle.battle_tag, {}).get(enemy, set()))
 
     def choose_move(self, battle: AbstractBattle) -> BattleOrder:
         deadline = Deadline(self.bot_config.budget_ms)
@@ -131,6 +142,7 @@ class RandBot(_Base):  # type: ignore[misc, valid-type]
                 self._tracker(battle),
                 self._enemy_to_move(battle),
                 self._last_moves.get(battle.battle_tag),
+                self._enemy_entry_moves(battle),
             )
             order = self._order(battle, decision)
         except Exception as exc:  # noqa: BLE001 - never stall a battle: a safe order instead

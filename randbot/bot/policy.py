@@ -83,6 +83,7 @@ def decide(
     tracker: Any | None,
     enemy_to_move: bool = False,
     last_moves: dict[str, str] | None = None,
+    enemy_entry_moves: set[str] | None = None,
 ) -> Decision:
     sit = read_situation(
         battle,
@@ -90,6 +91,7 @@ def decide(
         tracker,
         enemy_to_move and config.pivot_entry_hit,
         last_moves if config.choice_lock else None,
+        enemy_entry_moves if config.illusion_check else None,
     )
     if sit.enemy_active is None:
         return blind_entry(sit, oracle)

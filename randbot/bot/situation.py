@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from poke_env.battle import Battle, Pokemon
 
-from randbot.bot.beliefs import Beliefs, BuildGuess
+from randbot.bot.beliefs import Beliefs, BuildGuess, movepool, normalise, species_guesses
 from randbot.bot.field import FieldState, field_of
-from randbot.bot.mon import Mon, enemy_mon, our_mon
+from randbot.bot.mon import Mon, _boosts, _status, enemy_mon, our_mon, species_mon
 
 TEAM_SIZE = 6
+ILLUSIONISTS = ("zoroark", "zoroarkhisui")
 
 
 @dataclass
@@ -78,14 +79,77 @@ def _enemy_slot(
     return EnemySlot(key, poke, builds, guesses)
 
 
+def illusionists(battle: Battle, poke: Pokemon, moves: set[str], battle_format: str) -> list[str]:
+    """The Zoroarks the enemy active may really be: it used, since it came in, a move its species
+    never has and a Zoroark does, and a Zoroark may still be hiding in the enemy team."""
+    if poke.species in ILLUSIONISTS:
+        return []
+    team = list(battle.opponent_team.values())
+    if any(p.species in ILLUSIONISTS and p.fainted for p in team):
+        return []
+    if len(team) >= TEAM_SIZE and not any(p.species in ILLUSIONISTS for p in team):
+        return []
+    own = movepool(battle_format, poke.species)
+    if not own:
+        return []
+    foreign = {m for m in moves if m not in own} - {"struggle", "recharge"}
+    if not foreign:
+        return []
+    return [z for z in ILLUSIONISTS if foreign <= movepool(battle_format, z)]
+
+
+def _illusion_slot(
+    slot: EnemySlot,
+    species: list[str],
+    moves: set[str],
+    beliefs: Beliefs,
+    last_move: str | None,
+) -> EnemySlot:
+    """The enemy active as the Zoroark it is: that species' builds with the moves it used."""
+    poke = slot.poke
+    guesses: list[BuildGuess] = []
+    for z in species:
+        prior = species_guesses(beliefs.battle_format, z)
+        used = moves & movepool(beliefs.battle_format, z)
+        fitting = [g for g in prior if used <= set(g.moves)] or prior
+        total = sum(g.weight for g in fitting) or 1.0
+        guesses += [replace(g, weight=g.weight / total / len(species)) for g in fitting]
+    guesses = normalise(guesses, beliefs.top_k)
+    builds = []
+    for g in guesses:
+        mon = species_mon(
+            _zoroark_of(g, species, beliefs.battle_format),
+            g.level or 83,
+            g.moves,
+            g.item,
+            g.ability,
+            g.tera_type,
+            hp_fraction=poke.current_hp_fraction,
+        )
+        mon = replace(mon, boosts=_boosts(poke), status=_status(poke)).locked_to(last_move)
+        builds.append((mon, g.weight))
+    return EnemySlot(slot.key, poke, builds, guesses)
+
+
+def _zoroark_of(guess: BuildGuess, species: list[str], battle_format: str) -> str:
+    """Which of the candidate Zoroarks a build belongs to (by its moves)."""
+    for z in species:
+        if set(guess.moves) <= movepool(battle_format, z):
+            return z
+    return species[0]
+
+
 def read_situation(
     battle: Battle,
     beliefs: Beliefs,
     tracker: Any | None,
     enemy_to_move: bool = False,
     last_moves: dict[str, str] | None = None,
+    enemy_entry_moves: set[str] | None = None,
 ) -> Situation:
-    """`last_moves`: each side's ("p1"/"p2") move since its active switched in, for choice locks."""
+    """`last_moves`: each side's ("p1"/"p2") move since its active switched in, for choice locks.
+    `enemy_entry_moves`: every move the enemy active used since it came in (Illusion evidence;
+    None: no check)."""
     last_moves = last_moves or {}
     our_role = battle.player_role or ""
     their_role = {"p1": "p2", "p2": "p1"}.get(our_role, "")
@@ -105,6 +169,10 @@ def read_situation(
             continue
         last_move = last_moves.get(their_role) if poke.active else None
         slot = _enemy_slot(key, poke, beliefs, battle, tracker, last_move)
+        if poke.active and enemy_entry_moves:
+            hidden = illusionists(battle, poke, enemy_entry_moves, beliefs.battle_format)
+            if hidden:
+                slot = _illusion_slot(slot, hidden, enemy_entry_moves, beliefs, last_move)
         enemies[key] = slot
         if poke.active:
             enemy_active = slot
