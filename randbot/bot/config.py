@@ -60,6 +60,9 @@ class BotConfig:
     # An enemy active that used a move its species never has, but a Zoroark does, is fought as
     # that Zoroark (Illusion) until it is revealed.
     illusion_check: bool = False
+    # Duels apply Contrary (reversed) and Simple (doubled) to the user's own stage changes, and
+    # Unaware ignores the other side's: no setting up into a Clodsire, Serperior's Leaf Storm raises.
+    stat_abilities: bool = False
 
     def to_dict(self) -> dict:
         return asdict(self)

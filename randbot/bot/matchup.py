@@ -131,6 +131,7 @@ class _Side:
     locked: str | None = None  # a choice item's move: the only one it can use from now on
     charging: str | None = None  # a two-turn move charged last turn: it hits this turn
     recharging: bool = False  # used a recharge move last turn: this turn it cannot act
+    abilities: bool = False  # Contrary, Simple and Unaware act on the stage changes of the duel
 
     def lock(self, move_id: str | None) -> None:
         """A choice item holds it to its first move of the stay: no other attack, setup or heal."""
@@ -163,6 +164,7 @@ class MatchupEngine:
         enemy_setup: bool = True,
         chance: bool = False,
         charge_moves: bool = False,
+        stat_abilities: bool = False,
     ) -> None:
         self.oracle = oracle
         self.field = field
@@ -171,6 +173,9 @@ class MatchupEngine:
         # Two-turn moves take their charging turn (and recharge moves their rest); off: every
         # damaging move hits the turn it is chosen.
         self.charge_moves = charge_moves
+        # Contrary reverses and Simple doubles the user's own stage changes; Unaware ignores the
+        # other side's (so setting up into an Unaware target gains nothing). Off: stages as given.
+        self.stat_abilities = stat_abilities
         self._options: dict[tuple[Mon, Mon, bool], list[Option]] = {}
         self._duels: dict[tuple, Duel] = {}
 
@@ -258,9 +263,10 @@ class MatchupEngine:
             return hit
         a_opts = self.options(a, b, a_ours)
         b_opts = self.options(b, a, not a_ours)
-        setup = _best_setup(a)
+        setup = _best_setup(a) if not self._futile_setup(a, b) else None
         # The enemy may set up too: for each of A's plans it picks the answer worst for A (maximin).
-        b_plans = (0, 1) if self.enemy_setup and _best_setup(b) is not None else (0,)
+        b_setup = _best_setup(b) is not None and not self._futile_setup(b, a)
+        b_plans = (0, 1) if self.enemy_setup and b_setup else (0,)
         best: Duel | None = None
         for k in plans:
             if k > 0 and setup is None:
@@ -277,11 +283,18 @@ class MatchupEngine:
         self._duels[key] = best
         return best
 
+    def _futile_setup(self, user: Mon, foe: Mon) -> bool:
+        """Setting up lowers a Contrary user's stats, and an Unaware foe ignores the raise."""
+        return self.stat_abilities and (user.ability == "contrary" or foe.ability == "unaware")
+
     def _simulate(
         self, a, b, a_opts, b_opts, a_ours, pre, worst, setups, first, b_setups=0
     ) -> Duel:
-        A = _Side(a, a_ours, max(0.0, a.hp_fraction - pre), a_opts, setups_left=setups)
-        B = _Side(b, not a_ours, b.hp_fraction, b_opts, setups_left=b_setups)
+        on = self.stat_abilities
+        A = _Side(
+            a, a_ours, max(0.0, a.hp_fraction - pre), a_opts, setups_left=setups, abilities=on
+        )
+        B = _Side(b, not a_ours, b.hp_fraction, b_opts, setups_left=b_setups, abilities=on)
         for s in (A, B):
             s.asleep = 2 if s.mon.status == "slp" else (1 if s.mon.status == "frz" else 0)
             s.heal_move, s.heal = _recovery(s.mon)
@@ -616,6 +629,10 @@ def _boost(side: _Side, stat: str, n: int) -> None:
     attr = {"atk": "atk", "spa": "spa", "def": "dfn", "spd": "spd", "spe": "spe"}.get(stat)
     if attr is None:
         return
+    if side.abilities and side.mon.ability == "contrary":
+        n = -n
+    elif side.abilities and side.mon.ability == "simple":
+        n *= 2
     base = side.mon.boost(stat)
     cur = getattr(side, attr)
     setattr(side, attr, max(-6 - base, min(6 - base, cur + n)))
@@ -623,13 +640,16 @@ def _boost(side: _Side, stat: str, n: int) -> None:
 
 def _dmg(opt: Option, user: _Side, target: _Side, worst: bool, user_is_a: bool) -> float:
     """Damage of one use as a fraction of the target's max HP, scaled by stage changes since the calc."""
+    # Unaware (with stat_abilities): the stage changes of the other side do not count.
+    own = 0 if user.abilities and target.mon.ability == "unaware" else 1
+    foes = 0 if user.abilities and user.mon.ability == "unaware" else 1
     if opt.physical:
-        scale = _stage_ratio(user.mon.boost("atk"), user.atk) / _stage_ratio(
-            target.mon.boost("def"), target.dfn
+        scale = _stage_ratio(user.mon.boost("atk"), own * user.atk) / _stage_ratio(
+            target.mon.boost("def"), foes * target.dfn
         )
     else:
-        scale = _stage_ratio(user.mon.boost("spa"), user.spa) / _stage_ratio(
-            target.mon.boost("spd"), target.spd
+        scale = _stage_ratio(user.mon.boost("spa"), own * user.spa) / _stage_ratio(
+            target.mon.boost("spd"), foes * target.spd
         )
     if worst:
         # Worst case for A: A rolls low and may miss; B rolls high and always hits.

@@ -96,7 +96,11 @@ def decide(
     if sit.enemy_active is None:
         return blind_entry(sit, oracle)
     engine = MatchupEngine(
-        oracle, sit.field, chance=config.engine_chance, charge_moves=config.charge_moves
+        oracle,
+        sit.field,
+        chance=config.engine_chance,
+        charge_moves=config.charge_moves,
+        stat_abilities=config.stat_abilities,
     )
     phase = phase_of(sit, config)
     _prefetch(engine, sit, deadline, config)

@@ -1,0 +1,98 @@
+"""Contrary, Simple and Unaware in duels (stat_abilities), on the matchup engine (Python estimate).
+
+Recorded (seed 404 against the heuristic): a Contrary Serperior's Leaf Storms swept five of ours
+while the duels had each Leaf Storm lower its Special Attack by two (Virizion set up into it).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from randbot.bot.damage import DamageOracle
+from randbot.bot.field import FieldState
+from randbot.bot.matchup import MatchupEngine, _Side
+from randbot.bot.mon import species_mon
+
+SERPERIOR = species_mon(
+    "serperior", 86, ("dragonpulse", "leafstorm", "synthesis", "glare"), "leftovers", "contrary"
+)
+VIRIZION = species_mon(
+    "virizion", 85, ("closecombat", "leafblade", "stoneedge", "swordsdance"), "lifeorb", "justified"
+)
+GARCHOMP = species_mon(
+    "garchomp", 77, ("earthquake", "outrage", "stoneedge", "swordsdance"), "lifeorb", "roughskin"
+)
+ROOT = Path(__file__).resolve().parents[1]
+QUAGSIRE = species_mon(
+    "quagsire", 88, ("earthquake", "recover", "toxic", "spikes"), "leftovers", "unaware"
+)
+
+
+def _engine(on: bool) -> MatchupEngine:
+    return MatchupEngine(DamageOracle(None), FieldState(), stat_abilities=on)
+
+
+def test_contrary_turns_leaf_storm_into_a_raise():
+    for on, spa in ((True, 4), (False, -4)):
+        e = _engine(on)
+        serp = _Side(SERPERIOR, False, 1.0, e.options(SERPERIOR, VIRIZION, False), abilities=on)
+        foe = _Side(VIRIZION, True, 1.0, e.options(VIRIZION, SERPERIOR, True), abilities=on)
+        storm = next(o for o in serp.options if o.move == "leafstorm")
+        first = foe.hp
+        e._act(serp, ("leafstorm", storm), foe, False, False)
+        hit1 = first - foe.hp
+        e._act(serp, ("leafstorm", storm), foe, False, False)
+        assert serp.spa == spa
+        hit2 = first - hit1 - foe.hp
+        assert (hit2 > hit1) if on else (hit2 < hit1)
+
+
+def test_no_setting_up_into_unaware():
+    on, off = _engine(True).duel(GARCHOMP, QUAGSIRE), _engine(False).duel(GARCHOMP, QUAGSIRE)
+    assert off.plan == "setup1" and off.first_action == "swordsdance"  # the old model's choice
+    assert on.plan == "attack" and on.first_action != "swordsdance"
+    # The raise does nothing to the damage against Unaware.
+    e = _engine(True)
+    chomp = _Side(GARCHOMP, True, 1.0, e.options(GARCHOMP, QUAGSIRE, True), abilities=True)
+    quag = _Side(QUAGSIRE, False, 1.0, e.options(QUAGSIRE, GARCHOMP, False), abilities=True)
+    from randbot.bot.matchup import _dmg
+
+    quake = next(o for o in chomp.options if o.move == "earthquake")
+    before = _dmg(quake, chomp, quag, False, True)
+    e._act(chomp, ("swordsdance", None), quag, False, True)
+    assert chomp.atk == 2 and _dmg(quake, chomp, quag, False, True) == before
+
+
+def _explain(log: Path, turns: str, config: dict, tmp_path: Path) -> list[str]:
+    cfg = tmp_path / f"config-{len(list(tmp_path.iterdir()))}.json"
+    cfg.write_text(json.dumps(config))
+    result = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "scripts" / "explain_battle.py"),
+            str(log),
+            "--turns",
+            turns,
+            "--bot-config",
+            str(cfg),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=ROOT,
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    return [line for line in result.stdout.splitlines() if "/plan-stay: " in line]
+
+
+def test_recorded_no_swords_dance_in_front_of_a_contrary_leaf_storm(tmp_path):
+    """Turn 10: Virizion (66%) had taken a +2 Leaf Storm on the way in; the old model had the next
+    one at -2, so Swords Dance looked safe. Serperior's next three Leaf Storms took four of ours."""
+    log = ROOT / "tests" / "fixtures" / "bot" / "contrary-serperior-vs-heuristic.log.json"
+    off = _explain(log, "10", {"stat_abilities": False}, tmp_path)
+    on = _explain(log, "10", {"stat_abilities": True}, tmp_path)
+    assert off and all("plan-stay: move swordsdance" in line for line in off)
+    assert on and not any("plan-stay: move swordsdance" in line for line in on)
