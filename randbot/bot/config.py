@@ -60,7 +60,8 @@ class BotConfig:
     charge_moves: bool = True
     # An enemy active that used a move its species never has, but a Zoroark does, is fought as
     # that Zoroark (Illusion) until it is revealed. Off: +0 -1 (seed 303), +0 -3 (seed 505), and
-    # the rule fired in none of those battles (the flips are timing noise); unmeasured where it acts.
+    # the rule fired in none of those battles (the flips are timing noise); in-sample at seed 404
+    # (where its recorded losses come from) +2 -0, one of them a Zoroark battle.
     illusion_check: bool = False
     # Duels apply Contrary (reversed) and Simple (doubled) to the user's own stage changes, and
     # Unaware ignores the other side's: no setting up into a Clodsire, Serperior's Leaf Storm raises.
