@@ -1,6 +1,13 @@
-"""Shared fixtures: one real local Showdown server per test session (started lazily)."""
+"""Shared fixtures: one real local Showdown server per test session (started lazily), and
+scripts/explain_battle.py run on a recorded log with a bot config."""
 
 from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -13,3 +20,25 @@ def showdown(tmp_path_factory: pytest.TempPathFactory):
     logs = tmp_path_factory.mktemp("showdown-logs")
     with LocalShowdown(battle_log_dir=logs) as server:
         yield server
+
+
+@pytest.fixture
+def explain_battle(tmp_path: Path) -> Callable[[Path, str, dict], list[str]]:
+    """explain(log, turns, bot_config) -> the lines scripts/explain_battle.py prints for those turns."""
+    root = Path(__file__).resolve().parents[1]
+
+    def explain(log: Path, turns: str, config: dict) -> list[str]:
+        cfg = tmp_path / f"config-{len(list(tmp_path.iterdir()))}.json"
+        cfg.write_text(json.dumps(config))
+        command = [sys.executable, str(root / "scripts" / "explain_battle.py"), str(log)]
+        result = subprocess.run(
+            [*command, "--turns", turns, "--bot-config", str(cfg)],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            cwd=root,
+        )
+        assert result.returncode == 0, result.stderr[-2000:]
+        return result.stdout.splitlines()
+
+    return explain

@@ -8,9 +8,6 @@ Blitzed while charging.
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 
 from randbot.bot.damage import DamageOracle
@@ -67,40 +64,22 @@ def test_a_duel_prefers_a_hit_now_to_a_bigger_hit_a_turn_late_and_off_keeps_the_
     assert on.ttk_ab > off.ttk_ab  # the charging turn counts
 
 
-def _explain(log: Path, turns: str, config: dict, tmp_path: Path) -> list[str]:
-    cfg = tmp_path / f"config-{len(list(tmp_path.iterdir()))}.json"
-    cfg.write_text(json.dumps(config))
-    result = subprocess.run(
-        [
-            sys.executable,
-            str(ROOT / "scripts" / "explain_battle.py"),
-            str(log),
-            "--turns",
-            turns,
-            "--bot-config",
-            str(cfg),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        cwd=ROOT,
-    )
-    assert result.returncode == 0, result.stderr[-2000:]
-    return [line for line in result.stdout.splitlines() if "|| played: " in line]
+def _explain(explain_battle, log: Path, turns: str, config: dict) -> list[str]:
+    return [line for line in explain_battle(log, turns, config) if "|| played: " in line]
 
 
-def test_recorded_no_1ko_by_a_solar_beam_out_of_sun(tmp_path):
+def test_recorded_no_1ko_by_a_solar_beam_out_of_sun(explain_battle):
     log = FIXTURES / "solarbeam-charge-vs-heuristic.log.json"
-    off = _explain(log, "2", {"charge_moves": False}, tmp_path)
-    on = _explain(log, "2", {"charge_moves": True}, tmp_path)
+    off = _explain(explain_battle, log, "2", {"charge_moves": False})
+    on = _explain(explain_battle, log, "2", {"charge_moves": True})
     assert any("defeat/1-ko: move solarbeam" in line for line in off)  # what the old bot did
     assert on and not any("move solarbeam" in line.split("|")[0] for line in on)
 
 
-def test_recorded_no_meteor_beam_without_its_herb_in_front_of_a_faster_hitter(tmp_path):
+def test_recorded_no_meteor_beam_without_its_herb_in_front_of_a_faster_hitter(explain_battle):
     log = FIXTURES / "meteorbeam-charge-vs-heuristic.log.json"
-    off = _explain(log, "5", {"charge_moves": False}, tmp_path)
-    on = _explain(log, "5", {"charge_moves": True}, tmp_path)
+    off = _explain(explain_battle, log, "5", {"charge_moves": False})
+    on = _explain(explain_battle, log, "5", {"charge_moves": True})
     stay = [line for line in off if "/plan-stay: " in line]
     assert stay and all("plan-stay: move meteorbeam" in line for line in stay)
     stay_on = [line for line in on if "/plan-stay: " in line]

@@ -9,45 +9,24 @@ Charizard's Flare Blitz set. Both battles were lost.
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "fixtures" / "bot"
 
 
-def _explain(log: Path, turns: str, config: dict, tmp_path: Path) -> list[str]:
-    cfg = tmp_path / f"config-{len(list(tmp_path.iterdir()))}.json"
-    cfg.write_text(json.dumps(config))
-    result = subprocess.run(
-        [
-            sys.executable,
-            str(ROOT / "scripts" / "explain_battle.py"),
-            str(log),
-            "--turns",
-            turns,
-            "--bot-config",
-            str(cfg),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        cwd=ROOT,
-    )
-    assert result.returncode == 0, result.stderr[-2000:]
-    return [line for line in result.stdout.splitlines() if "|| played: " in line]
+def _explain(explain_battle, log: Path, turns: str, config: dict) -> list[str]:
+    return [line for line in explain_battle(log, turns, config) if "|| played: " in line]
 
 
 def _at(lines: list[str], turn: int) -> list[str]:
     return [line for line in lines if f" t{turn} " in line]
 
 
-def test_recorded_a_kyogre_that_dark_pulses_is_fought_as_zoroark(tmp_path):
+def test_recorded_a_kyogre_that_dark_pulses_is_fought_as_zoroark(explain_battle):
     log = FIXTURES / "illusion-kyogre-vs-heuristic.log.json"
-    off = _explain(log, "8-9", {"illusion_check": False}, tmp_path)
-    on = _explain(log, "8-9", {"illusion_check": True}, tmp_path)
+    off = _explain(explain_battle, log, "8-9", {"illusion_check": False})
+    on = _explain(explain_battle, log, "8-9", {"illusion_check": True})
     # Turn 8: "Kyogre" has just come in and not moved: nothing gives it away yet.
     assert all("vs Kyogre" in line for line in _at(on, 8)[:1])
     # After its Dark Pulse (turn 8) the old bot still saw Kyogre and clicked Psychic into a Dark type.
@@ -57,10 +36,10 @@ def test_recorded_a_kyogre_that_dark_pulses_is_fought_as_zoroark(tmp_path):
     assert not any("plan-stay: move psychic" in line for line in stay)
 
 
-def test_recorded_the_disguise_ends_with_the_zoroark(tmp_path):
+def test_recorded_the_disguise_ends_with_the_zoroark(explain_battle):
     log = FIXTURES / "illusion-charizard-vs-heuristic.log.json"
-    on = _explain(log, "11-17", {"illusion_check": True}, tmp_path)
-    off = _explain(log, "11-12", {"illusion_check": False}, tmp_path)
+    on = _explain(explain_battle, log, "11-17", {"illusion_check": True})
+    off = _explain(explain_battle, log, "11-12", {"illusion_check": False})
     # "Charizard" Dark Pulsed Azelf on turn 11: the replacement is chosen against a Zoroark.
     entry = [line for line in _at(on, 11) if "plan-entry" in line]
     assert entry and all("vs Zoroark" in line for line in entry)

@@ -6,9 +6,6 @@ while the duels had each Leaf Storm lower its Special Attack by two (Virizion se
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 
 from randbot.bot.damage import DamageOracle
@@ -66,33 +63,15 @@ def test_no_setting_up_into_unaware():
     assert chomp.atk == 2 and _dmg(quake, chomp, quag, False, True) == before
 
 
-def _explain(log: Path, turns: str, config: dict, tmp_path: Path) -> list[str]:
-    cfg = tmp_path / f"config-{len(list(tmp_path.iterdir()))}.json"
-    cfg.write_text(json.dumps(config))
-    result = subprocess.run(
-        [
-            sys.executable,
-            str(ROOT / "scripts" / "explain_battle.py"),
-            str(log),
-            "--turns",
-            turns,
-            "--bot-config",
-            str(cfg),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        cwd=ROOT,
-    )
-    assert result.returncode == 0, result.stderr[-2000:]
-    return [line for line in result.stdout.splitlines() if "/plan-stay: " in line]
+def _explain(explain_battle, log: Path, turns: str, config: dict) -> list[str]:
+    return [line for line in explain_battle(log, turns, config) if "/plan-stay: " in line]
 
 
-def test_recorded_no_swords_dance_in_front_of_a_contrary_leaf_storm(tmp_path):
+def test_recorded_no_swords_dance_in_front_of_a_contrary_leaf_storm(explain_battle):
     """Turn 10: Virizion (66%) had taken a +2 Leaf Storm on the way in; the old model had the next
     one at -2, so Swords Dance looked safe. Serperior's next three Leaf Storms took four of ours."""
     log = ROOT / "tests" / "fixtures" / "bot" / "contrary-serperior-vs-heuristic.log.json"
-    off = _explain(log, "10", {"stat_abilities": False}, tmp_path)
-    on = _explain(log, "10", {"stat_abilities": True}, tmp_path)
+    off = _explain(explain_battle, log, "10", {"stat_abilities": False})
+    on = _explain(explain_battle, log, "10", {"stat_abilities": True})
     assert off and all("plan-stay: move swordsdance" in line for line in off)
     assert on and not any("plan-stay: move swordsdance" in line for line in on)
