@@ -266,20 +266,17 @@ def summarize(points: list[Point], oracle: tuple[str, ...] = ()) -> dict[str, An
                 out[aspect]["confidence"] = sum(p.confidence.get(aspect, 0.0) for p in selected) / n
         return out
 
-    def section(selected: list[Point]) -> dict[str, Any]:
-        kinds = ("posterior", "prior", "oracle") if told else ("posterior", "prior")
-        return {which: means(selected, which) for which in kinds}
-
+    told = [p for p in points if p.oracle is not None] if oracle else []
+    kinds = ("posterior", "prior", "oracle") if told else ("posterior", "prior")
     turns = [p for p in points if not p.final]
     finals = [p for p in points if p.final]
     zero = [p for p in turns + finals if p.posterior["build"][0] == 0]
-    told = [p for p in points if p.oracle is not None] if oracle else []
     summary: dict[str, Any] = {
         "logs": len({p.log for p in points}),
         "points": len(turns),
         "pokemon": len(finals),
-        "over_turns": section(turns),
-        "at_end": section(finals),
+        "over_turns": {which: means(turns, which) for which in kinds},
+        "at_end": {which: means(finals, which) for which in kinds},
         "true_build_probability_zero": {
             "points": len(zero),
             "true_build_not_in_setdb": sum(1 for p in zero if not p.in_prior),
