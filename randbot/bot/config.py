@@ -68,6 +68,14 @@ class BotConfig:
     # Off: +4 -3 (seed 303); with the other two, +3 -5 (seed 505), three of the five losses with a
     # Contrary or Unaware Pokémon in the battle.
     stat_abilities: bool = False
+    # Lookahead on Showdown's own simulator (randbot/lookahead): our choices against the enemy's
+    # for one turn, in `search_worlds` determinised worlds, within `think_ms`; the bot's own choice
+    # stands unless the search's best beats it by more than `search_margin`.
+    search: bool = False
+    think_ms: float = 250.0
+    search_worlds: int = 3
+    search_rule: str = "nash"  # the enemy's simultaneous choice: "nash" | "maximin" | "mean"
+    search_margin: float = 0.0
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -87,7 +95,14 @@ class BotConfig:
             raise RandbotError(
                 f"unknown bot config keys: {', '.join(unknown)}; known: {', '.join(sorted(known))}"
             )
-        return replace(self, **data)
+        config = replace(self, **data)
+        if config.search_rule not in ("nash", "maximin", "mean"):
+            raise RandbotError(
+                f"search_rule must be nash, maximin or mean, not {config.search_rule!r}"
+            )
+        if config.think_ms <= 0:
+            raise RandbotError(f"think_ms must be positive, not {config.think_ms}")
+        return config
 
 
 # Ablation variants the player registry exposes under their own names.
@@ -101,4 +116,5 @@ VARIANTS: dict[str, dict] = {
     "randbot-nochance": {"engine_chance": False},
     "randbot-notera": {"tera": False},
     "randbot-pycalc": {"use_bridge": False},
+    "randbot-search": {"search": True},
 }

@@ -67,5 +67,20 @@ def explain(payload: dict[str, Any]) -> str:
         build = f" | vs {assumed.get('species', '?')} [{', '.join(assumed.get('moves', []))}] @ {assumed.get('item')}"
     return (
         f"{payload['battle']} t{payload['turn']} {payload['phase']}/{payload['rule']}: {payload['choice']}"
-        f" ({payload['ms']} ms) | {cands}{build}"
+        f" ({payload['ms']} ms) | {cands}{build}{_explain_search(payload)}"
     )
+
+
+def _explain_search(payload: dict[str, Any]) -> str:
+    search = (payload.get("notes") or {}).get("search")
+    if not search:
+        return ""
+    if "fallback" in search:
+        return f" | search fell back: {search['fallback']}"
+    values = ", ".join(f"{c} {v:+.3f}" for c, v in search.get("values", []))
+    text = f" | search {search.get('worlds')} worlds, {search.get('turns')} turns: {values}"
+    if search.get("feared"):
+        text += f"; feared reply {search['feared']}"
+    if search.get("overrode"):
+        text += f"; overrode {search['overrode']}"
+    return text

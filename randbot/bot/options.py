@@ -17,6 +17,12 @@ def add_bot_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help='JSON file of randbot settings (e.g. {"defeat": false, "budget_ms": 200})',
     )
+    parser.add_argument(
+        "--think-ms",
+        type=float,
+        metavar="N",
+        help="time for the lookahead on Showdown's simulator per decision (0: no lookahead)",
+    )
 
 
 def bot_kwargs(args: argparse.Namespace, player_cls: type) -> dict[str, Any]:
@@ -26,13 +32,23 @@ def bot_kwargs(args: argparse.Namespace, player_cls: type) -> dict[str, Any]:
 
     explain = bool(getattr(args, "explain", False))
     path = getattr(args, "bot_config", None)
+    think_ms = getattr(args, "think_ms", None)
     if not issubclass(player_cls, RandBot):
-        if explain or path:
-            raise RandbotError("--explain and --bot-config apply to randbot players only")
+        if explain or path or think_ms is not None:
+            raise RandbotError(
+                "--explain, --bot-config and --think-ms apply to randbot players only"
+            )
         return {}
+    if think_ms is not None and think_ms < 0:
+        raise RandbotError(f"--think-ms must be 0 or more, not {think_ms:g}")
     kwargs: dict[str, Any] = {"explain": explain}
-    if path:
-        config = BotConfig.from_file(path)
+    if path or think_ms is not None:
+        config = BotConfig.from_file(path) if path else BotConfig()
         name = getattr(args, "player", "randbot")
-        kwargs["bot_config"] = config.with_overrides(VARIANTS.get(name, {}))
+        config = config.with_overrides(VARIANTS.get(name, {}))
+        if think_ms is not None:
+            config = config.with_overrides(
+                {"search": think_ms > 0, "think_ms": think_ms or config.think_ms}
+            )
+        kwargs["bot_config"] = config
     return kwargs

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import time
 from typing import Any
 
@@ -17,6 +18,9 @@ from randbot.bot.matchup import MatchupEngine
 from randbot.bot.scores import Scores, compute_scores
 from randbot.bot.situation import Situation, read_situation
 from randbot.bot.tactics import SWITCH_MARGIN, Tactics, agg_key
+from randbot.lookahead import search as lookahead
+
+log = logging.getLogger("randbot.bot")
 
 BRIDGE_SHARE = 1 / 3  # of a decision's remaining budget, at most, spent waiting for the bridge
 
@@ -95,6 +99,7 @@ def decide(
     )
     if sit.enemy_active is None:
         return blind_entry(sit, oracle)
+    pending = _start_search(sit, config, last_moves)
     engine = MatchupEngine(
         oracle,
         sit.field,
@@ -122,7 +127,33 @@ def decide(
     else:
         decision = core(tactics)
     decision.assumed = assumed
-    return decision
+    try:
+        return lookahead.finish(pending, decision)
+    except Exception as exc:  # noqa: BLE001 - a broken search result leaves the bot's own choice
+        log.exception("search failed in %s turn %s", battle.battle_tag, battle.turn)
+        decision.notes["search"] = {"fallback": f"error: {type(exc).__name__}: {exc}"[:200]}
+        return decision
+
+
+def _start_search(
+    sit: Situation, config: BotConfig, last_moves: dict[str, str] | None
+) -> lookahead.Pending | None:
+    """The simulator's search, sent before the bot's own decision so both run at once."""
+    if not config.search:
+        return None
+    settings = lookahead.SearchSettings(
+        think_ms=config.think_ms,
+        worlds=config.search_worlds,
+        rule=config.search_rule,
+        margin=config.search_margin,
+    )
+    try:
+        return lookahead.start(sit, settings, last_moves, allow_tera=config.tera)
+    except Exception:  # noqa: BLE001 - a search that cannot start leaves the bot's own choice
+        log.exception(
+            "search could not start in %s turn %s", sit.battle.battle_tag, sit.battle.turn
+        )
+        return None
 
 
 def blind_entry(sit: Situation, oracle: DamageOracle) -> Decision:

@@ -22,6 +22,7 @@ PLAYERS: dict[str, str] = {
     "randbot-nochance": "randbot.bot.variants:RandBotNochance",
     "randbot-notera": "randbot.bot.variants:RandBotNotera",
     "randbot-pycalc": "randbot.bot.variants:RandBotPycalc",
+    "randbot-search": "randbot.bot.variants:RandBotSearch",
     "random": "poke_env.player:RandomPlayer",
     "maxpower": "poke_env.player:MaxBasePowerPlayer",
     "heuristic": "poke_env.player:SimpleHeuristicsPlayer",

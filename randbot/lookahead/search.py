@@ -1,0 +1,190 @@
+"""The lookahead: our legal choices against the enemy's, one turn on Showdown's own simulator.
+
+`start` sends the sampled worlds to the worker before the bot's own decision is computed, so the
+simulator runs on one core while the matchup engine and the planner run on the other; `finish`
+collects the answer and checks the bot's choice against it. A choice the search shows to lose by more
+than the margin is replaced by the search's best; otherwise the bot's choice stands, its search value
+logged. Any failure (worker crash, timeout, bad state) keeps the bot's choice and says why.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+import zlib
+from dataclasses import dataclass, field
+from typing import Any
+
+from randbot.bot.decision import Decision
+from randbot.lookahead.state import (
+    World,
+    build_worlds,
+    builds_from_guesses,
+    choice_of,
+    order_of,
+    our_choices,
+)
+from randbot.lookahead.worker import SimWorkerError, shared_worker
+
+log = logging.getLogger("randbot.lookahead")
+
+RULES = ("nash", "maximin", "mean")
+GRACE_MS = 120.0  # waited past the think time for the worker's answer (its own overhead)
+
+
+@dataclass
+class SearchSettings:
+    think_ms: float = 250.0
+    worlds: int = 3
+    samples: int = 1
+    rule: str = "nash"  # how the enemy's simultaneous choice is modelled (see RULES)
+    margin: float = 0.0  # the bot's own choice stands unless the search's best beats it by this
+    enemy_tera: bool = False
+
+
+@dataclass
+class Pending:
+    rid: int
+    worlds: list[World]
+    ours: list[str]
+    started: float
+    settings: SearchSettings
+
+
+@dataclass
+class SearchResult:
+    values: dict[str, float]  # our choice (simulator words) -> value, weighted over worlds
+    worlds: int
+    turns: int
+    ms: float
+    timed_out: bool
+    feared: dict[str, str] = field(default_factory=dict)  # our choice -> enemy reply it fears most
+
+
+def start(
+    sit: Any, settings: SearchSettings, last_moves: dict[str, str] | None, allow_tera: bool
+) -> Pending | None:
+    """Send this decision's search to the worker; None when there is nothing to search (a forced
+    switch, no enemy in front of us, a single legal choice)."""
+    battle = sit.battle
+    if battle.force_switch or not battle.available_moves or sit.enemy_active is None:
+        return None
+    enemy_builds = {key: builds_from_guesses(slot.guesses) for key, slot in sit.enemies.items()}
+    seed = zlib.crc32(f"{battle.battle_tag}:{battle.turn}".encode()) & 0xFFFF
+    worlds = build_worlds(battle, enemy_builds, settings.worlds, seed=seed, last_moves=last_moves)
+    for world in worlds:
+        world.spec["sides"]["p2"]["unseen"] = sit.unseen
+    ours = our_choices(battle, worlds[0], allow_tera)
+    if len(ours) < 2:
+        return None
+    rid = shared_worker().submit(
+        "search",
+        worlds=[
+            {"spec": w.spec, "weight": w.weight, "enemy_tera": settings.enemy_tera} for w in worlds
+        ],
+        ours=ours,
+        samples=settings.samples,
+        deadline_ms=settings.think_ms,
+        seed=seed + 1,
+    )
+    return Pending(rid, worlds, ours, time.perf_counter(), settings)
+
+
+def collect(pending: Pending) -> SearchResult:
+    waited_ms = (time.perf_counter() - pending.started) * 1000
+    timeout_s = max(0.0, pending.settings.think_ms + GRACE_MS - waited_ms) / 1000
+    answer = shared_worker().result(pending.rid, timeout_s)
+    return combine(answer, pending.settings.rule)
+
+
+def combine(answer: dict, rule: str) -> SearchResult:
+    """Each choice's value over the worlds (weighted), by the rule for the enemy's choice."""
+    totals: dict[str, float] = {}
+    weights: dict[str, float] = {}
+    feared: dict[str, str] = {}
+    for world in answer["worlds"]:
+        values = world.get(rule) or []
+        for a, choice in enumerate(world["ours"]):
+            if a < len(values) and values[a] is not None:
+                totals[choice] = totals.get(choice, 0.0) + world["weight"] * values[a]
+                weights[choice] = weights.get(choice, 0.0) + world["weight"]
+                if choice not in feared:
+                    reply = _feared_reply(world, a)
+                    if reply is not None:
+                        feared[choice] = reply
+    values = {c: totals[c] / weights[c] for c in totals if weights[c] > 0}
+    return SearchResult(
+        values=values,
+        worlds=sum(1 for w in answer["worlds"] if w.get("complete")),
+        turns=int(answer.get("turns", 0)),
+        ms=float(answer.get("ms", 0.0)),
+        timed_out=bool(answer.get("timed_out")),
+        feared=feared,
+    )
+
+
+def _feared_reply(world: dict, a: int) -> str | None:
+    """The enemy reply that hurts choice `a` most among those its strategy plays (all, if none)."""
+    row = world["matrix"][a]
+    mix = world.get("mix") or []
+    cells = [(v, b) for b, v in enumerate(row) if v is not None]
+    played = [(v, b) for v, b in cells if b < len(mix) and mix[b] > 0.01] or cells
+    return world["theirs"][min(played)[1]] if played else None
+
+
+def _label(choice: str, world: World) -> str:
+    kind, target, tera = order_of(choice, world)
+    return f"{kind} {target}{' +tera' if tera else ''}"
+
+
+def finish(pending: Pending | None, decision: Decision) -> Decision:
+    """The bot's decision, checked by the search: replaced where the search's best beats it by
+    more than the margin. The decision's notes carry the search's figures either way."""
+    if pending is None:
+        return decision
+    world = pending.worlds[0]
+    try:
+        result = collect(pending)
+    except SimWorkerError as error:
+        decision.notes["search"] = {"fallback": str(error)[:200]}
+        log.warning("search fell back to the bot's choice: %s", error)
+        return decision
+    if not result.values:
+        decision.notes["search"] = {"fallback": "no complete world", "turns": result.turns}
+        return decision
+    ranked = sorted(result.values.items(), key=lambda kv: -kv[1])
+    best, best_value = ranked[0]
+    own = (
+        choice_of(decision.kind, decision.target, decision.tera, world)
+        if decision.kind in ("move", "switch") and decision.target
+        else None
+    )
+    own_value = result.values.get(own) if own else None
+    summary = {
+        "worlds": result.worlds,
+        "turns": result.turns,
+        "ms": result.ms,
+        "timed_out": result.timed_out,
+        "values": [[_label(c, world), round(v, 3)] for c, v in ranked[:4]],
+    }
+    overridden = own_value is None or best_value > own_value + pending.settings.margin
+    chosen = best if overridden else own
+    if chosen in result.feared:
+        summary["feared"] = result.feared[chosen]
+    if overridden and chosen != own:
+        summary["overrode"] = decision.label()
+        if own_value is not None:
+            summary["overrode_value"] = round(own_value, 3)
+        kind, target, tera = order_of(best, world)
+        decision = Decision(
+            kind,
+            target,
+            decision.phase,
+            "search",
+            tera=tera,
+            candidates=decision.candidates,
+            assumed=decision.assumed,
+            notes=decision.notes,
+        )
+    decision.notes["search"] = summary
+    return decision

@@ -1,0 +1,446 @@
+'use strict';
+// The simulator worker: Showdown's own battle simulator driven over newline-delimited JSON.
+//
+// One request line in, one answer line out, each carrying the request's "id":
+//   {"id", "op": "ping"}                         -> {"id", "ok": true, "pid"}
+//   {"id", "op": "build", "spec"}                -> {"id", "ok": true, "state": summary}
+//   {"id", "op": "search", "worlds": [{"spec", "weight", "theirs"?}], "ours": [choice...],
+//    "samples", "deadline_ms", "seed"}           -> {"id", "ok": true, "worlds": [...], "turns", "ms"}
+//   anything that fails                          -> {"id", "ok": false, "error": "what failed"}
+//
+// A spec is the battle as our side knows it (randbot/lookahead/state.py writes it): both teams as
+// Showdown sets plus their state (HP, status and its counters, boosts, volatiles, PP), side conditions,
+// weather, terrain and pseudo-weather. Our side is always p1 in the simulated battle.
+// The search plays every pair (our choice, their choice) for one turn from each sampled world,
+// resolves the switches a faint or a pivot forces, and scores where the turn leads (evaluate()).
+const path = require('path');
+
+const root = process.env.RANDBOT_NODE_MODULES || path.join(__dirname, '..', '..', 'node_modules');
+const ps = path.join(root, 'pokemon-showdown');
+const {Battle} = require(path.join(ps, 'dist', 'sim', 'battle'));
+const {PRNG} = require(path.join(ps, 'dist', 'sim', 'prng'));
+const {Dex, toID} = require(path.join(ps, 'dist', 'sim', 'dex'));
+
+const NOOP = () => {};
+const BOOSTS = ['atk', 'def', 'spa', 'spd', 'spe', 'accuracy', 'evasion'];
+const MAX_FORCED_SWITCHES = 4; // switch requests resolved after one turn (faints, pivots)
+
+// ---------------------------------------------------------------- building a battle from a spec
+
+function toSet(p) {
+  return {
+    name: p.name || p.species,
+    species: p.species,
+    level: p.level || 100,
+    moves: p.moves,
+    item: p.item || '',
+    ability: p.ability || '',
+    teraType: p.tera_type || undefined,
+    evs: p.evs || {hp: 85, atk: 85, def: 85, spa: 85, spd: 85, spe: 85},
+    ivs: p.ivs || {hp: 31, atk: 31, def: 31, spa: 31, spd: 31, spe: 31},
+    nature: '',
+    gender: p.gender || '',
+  };
+}
+
+function effectState(battle, id, target, fields) {
+  return battle.initEffectState({id, target, ...fields});
+}
+
+function applyPokemon(battle, mon, p, foeActive) {
+  if (p.fainted || p.hp <= 0) {
+    mon.hp = 0;
+    mon.fainted = true;
+    mon.status = 'fnt';
+    mon.side.pokemonLeft--;
+    mon.side.totalFainted++;
+    return;
+  }
+  if (typeof p.hp === 'number') mon.hp = Math.max(1, Math.min(mon.maxhp, Math.round(p.hp)));
+  else if (typeof p.hp_fraction === 'number') mon.hp = Math.max(1, Math.round(mon.maxhp * p.hp_fraction));
+  mon.status = p.status || '';
+  const statusFields = {};
+  if (p.status === 'slp') {
+    statusFields.startTime = 3;
+    statusFields.time = Math.max(1, p.sleep_turns ?? 2);
+  } else if (p.status === 'tox') {
+    statusFields.stage = p.toxic_stage ?? 0;
+  }
+  mon.statusState = effectState(battle, mon.status, mon, statusFields);
+  if (p.item !== undefined) {
+    mon.item = toID(p.item);
+    mon.itemState = effectState(battle, mon.item, mon, {});
+  }
+  if (p.item_knocked_off) mon.itemKnockedOff = true;
+  if (p.last_item) mon.lastItem = toID(p.last_item);
+  if (p.ability) {
+    mon.baseAbility = mon.ability = toID(p.ability);
+    mon.abilityState = effectState(battle, mon.ability, mon, {});
+  }
+  if (p.pp) {
+    for (const slot of mon.moveSlots) {
+      if (p.pp[slot.id] !== undefined) slot.pp = Math.max(0, Math.min(slot.maxpp, p.pp[slot.id]));
+    }
+  }
+  if (p.terastallized) mon.terastallized = p.terastallized;
+  if (!mon.isActive) return;
+  mon.clearVolatile(false); // (boosts too: they are set after it)
+  mon.boosts = Object.fromEntries(BOOSTS.map((b) => [b, (p.boosts && p.boosts[b]) || 0]));
+  mon.activeTurns = p.active_turns ?? 1;
+  mon.activeMoveActions = p.active_move_actions ?? mon.activeTurns;
+  if (p.last_move) mon.lastMove = Dex.moves.get(p.last_move);
+  for (const [id, fields] of Object.entries(p.volatiles || {})) addVolatile(battle, mon, id, fields, foeActive);
+}
+
+function addVolatile(battle, mon, id, fields, foeActive) {
+  const extra = {...fields};
+  if (['leechseed', 'partiallytrapped', 'trapped', 'attract'].includes(id) && foeActive) {
+    extra.source = foeActive;
+    extra.sourceSlot = foeActive.getSlot();
+  }
+  if (id === 'stall') extra.duration = extra.duration ?? 2;
+  if (id === 'mustrecharge') extra.duration = extra.duration ?? 2;
+  if (id === 'twoturnmove') {
+    extra.duration = extra.duration ?? 2;
+    if (extra.move) mon.volatiles[extra.move] = effectState(battle, extra.move, mon, {duration: 2});
+  }
+  if (id === 'typechange' && extra.types) mon.setType(extra.types, true);
+  mon.volatiles[id] = effectState(battle, id, mon, extra);
+}
+
+function applySide(battle, side, s) {
+  side.sideConditions = {};
+  for (const [id, fields] of Object.entries(s.conditions || {})) {
+    side.sideConditions[id] = effectState(battle, id, side, {...fields});
+  }
+  if (s.tera_used) for (const mon of side.pokemon) mon.canTerastallize = null;
+}
+
+function applyField(battle, f) {
+  const field = battle.field;
+  field.weather = toID(f.weather || '');
+  field.weatherState = effectState(battle, field.weather, null, f.weather ? {duration: f.weather_turns ?? 0} : {});
+  field.terrain = toID(f.terrain || '');
+  field.terrainState = effectState(battle, field.terrain, null, f.terrain ? {duration: f.terrain_turns ?? 0} : {});
+  field.pseudoWeather = {};
+  for (const [id, fields] of Object.entries(f.pseudo || {})) {
+    field.pseudoWeather[id] = effectState(battle, id, null, {...fields});
+  }
+}
+
+function buildBattle(spec) {
+  const battle = new Battle({formatid: spec.format || 'gen9randombattle', seed: '1,2,3,4', send: NOOP});
+  for (const id of ['p1', 'p2']) {
+    battle.setPlayer(id, {name: id, team: spec.sides[id].pokemon.map(toSet)});
+  }
+  // The leads (each list's first) switched in at start; what their entry did is overwritten below.
+  for (const id of ['p1', 'p2']) {
+    const side = battle.getSide(id);
+    const foeActive = side.foe.active[0];
+    spec.sides[id].pokemon.forEach((p, i) => applyPokemon(battle, side.pokemon[i], p, foeActive));
+    applySide(battle, side, spec.sides[id]);
+  }
+  applyField(battle, spec.field || {});
+  battle.turn = spec.turn || 1;
+  battle.log = [];
+  battle.sentLogPos = 0;
+  battle.makeRequest(spec.request || 'move');
+  return battle;
+}
+
+// ---------------------------------------------------------------- reading a battle
+
+function summarize(battle) {
+  const sides = {};
+  for (const side of battle.sides) {
+    sides[side.id] = {
+      conditions: Object.fromEntries(Object.entries(side.sideConditions).map(([id, st]) => [id, {layers: st.layers, duration: st.duration}])),
+      pokemon: side.pokemon.map((mon) => ({
+        species: mon.species.name,
+        active: mon.isActive,
+        hp: mon.hp,
+        maxhp: mon.maxhp,
+        status: mon.status,
+        sleep_turns: mon.status === 'slp' ? mon.statusState.time : undefined,
+        toxic_stage: mon.status === 'tox' ? mon.statusState.stage : undefined,
+        boosts: {...mon.boosts},
+        item: mon.item,
+        ability: mon.ability,
+        terastallized: mon.terastallized || '',
+        pp: Object.fromEntries(mon.moveSlots.map((slot) => [slot.id, slot.pp])),
+        volatiles: mon.isActive ? Object.fromEntries(Object.entries(mon.volatiles).map(([id, st]) => [id, volatileFields(st)])) : {},
+      })),
+    };
+  }
+  const f = battle.field;
+  return {
+    turn: battle.turn,
+    sides,
+    field: {
+      weather: f.weather,
+      weather_turns: f.weather ? f.weatherState.duration : undefined,
+      terrain: f.terrain,
+      terrain_turns: f.terrain ? f.terrainState.duration : undefined,
+      pseudo: Object.fromEntries(Object.entries(f.pseudoWeather).map(([id, st]) => [id, {duration: st.duration}])),
+    },
+  };
+}
+
+function volatileFields(st) {
+  const out = {};
+  for (const key of ['duration', 'hp', 'move', 'time', 'counter', 'layers', 'bestStat']) {
+    if (st[key] !== undefined && typeof st[key] !== 'object') out[key] = st[key];
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- scoring a position (for p1)
+
+// Worth of one Pokémon's state, in units of "one healthy Pokémon" (1.0). Fainted is 0.
+const ALIVE = 0.3;
+const STATUS_COST = {brn: 0.2, par: 0.2, slp: 0.25, frz: 0.3, psn: 0.1, tox: 0.25};
+const BOOST_WORTH = {atk: 0.08, spa: 0.08, spe: 0.07, def: 0.05, spd: 0.05, accuracy: 0.03, evasion: 0.06};
+// Hazards cost each healthy Pokémon that will switch in over them.
+const HAZARD_COST = {stealthrock: 0.08, spikes: 0.06, toxicspikes: 0.05, stickyweb: 0.05};
+const SCREEN_WORTH = {reflect: 0.06, lightscreen: 0.06, auroraveil: 0.1, tailwind: 0.06, safeguard: 0.02};
+
+function monWorth(mon) {
+  if (mon.fainted || mon.hp <= 0) return 0;
+  let worth = ALIVE + (1 - ALIVE) * (mon.hp / mon.maxhp);
+  worth -= STATUS_COST[mon.status] || 0;
+  if (mon.isActive) {
+    for (const [stat, w] of Object.entries(BOOST_WORTH)) {
+      const b = mon.boosts[stat] || 0;
+      worth += w * (b > 0 ? Math.min(b, 4) : Math.max(b, -4));
+    }
+    if (mon.volatiles.substitute) worth += 0.08;
+    if (mon.volatiles.leechseed) worth -= 0.06;
+    if (mon.volatiles.confusion) worth -= 0.05;
+  }
+  return Math.max(0.02, worth);
+}
+
+function sideWorth(side) {
+  let worth = 0;
+  let benchAlive = 0;
+  for (const mon of side.pokemon) {
+    worth += monWorth(mon);
+    if (!mon.fainted && !mon.isActive) benchAlive++;
+  }
+  for (const [id, st] of Object.entries(side.sideConditions)) {
+    if (HAZARD_COST[id]) worth -= HAZARD_COST[id] * (st.layers || 1) * benchAlive;
+    if (SCREEN_WORTH[id]) worth += SCREEN_WORTH[id];
+  }
+  return worth;
+}
+
+// `unseen`: enemy Pokémon not in the spec (not yet revealed), counted as healthy: beating the
+// ones we know is not a won battle while they remain.
+function evaluate(battle, unseen = 0) {
+  if (battle.ended && !(unseen > 0 && battle.winner === 'p1')) {
+    return battle.winner === 'p1' ? 1 : battle.winner === 'p2' ? -1 : 0;
+  }
+  const [p1, p2] = battle.sides;
+  const diff = (sideWorth(p1) - sideWorth(p2) - unseen) / 6;
+  return Math.max(-0.99, Math.min(0.99, diff));
+}
+
+// ---------------------------------------------------------------- one simulated turn
+
+// A switch the battle asks for mid-search: the healthiest Pokémon that resists the foe's types best.
+function chooseSwitch(side) {
+  const foe = side.foe.active[0];
+  let best = null;
+  let bestScore = -Infinity;
+  side.pokemon.forEach((mon, i) => {
+    if (mon.fainted || mon.isActive) return;
+    let score = mon.hp / mon.maxhp;
+    if (foe && !foe.fainted) {
+      for (const t of foe.getTypes()) {
+        const eff = Dex.getEffectiveness(t, mon.getTypes());
+        if (!Dex.getImmunity(t, mon.getTypes())) score += 1;
+        else score -= 0.25 * eff;
+      }
+    }
+    if (score > bestScore) {
+      bestScore = score;
+      best = i + 1;
+    }
+  });
+  return best === null ? 'pass' : `switch ${best}`;
+}
+
+function resolveSwitches(battle) {
+  for (let n = 0; n < MAX_FORCED_SWITCHES && !battle.ended && battle.requestState === 'switch'; n++) {
+    for (const side of battle.sides) {
+      const req = side.activeRequest;
+      if (!req || req.wait || side.isChoiceDone()) continue;
+      battle.choose(side.id, chooseSwitch(side));
+    }
+  }
+}
+
+function playTurn(rootJSON, ours, theirs, seed, unseen = 0) {
+  const battle = Battle.fromJSON(rootJSON);
+  battle.send = NOOP;
+  battle.prng = new PRNG(seed);
+  if (!battle.choose('p1', ours)) return {illegal: 'ours'};
+  if (!battle.choose('p2', theirs)) return {illegal: 'theirs'};
+  resolveSwitches(battle);
+  return {value: evaluate(battle, unseen), battle};
+}
+
+// The enemy's legal choices in this world: its moves (a choice lock, Encore, Taunt... filtered by the
+// request itself) and its switches.
+function legalChoices(battle, sideId, tera) {
+  const side = battle.getSide(sideId);
+  const req = side.activeRequest;
+  const out = [];
+  if (!req || req.wait) return out;
+  if (req.forceSwitch) {
+    side.pokemon.forEach((mon, i) => { if (!mon.fainted && !mon.isActive) out.push(`switch ${i + 1}`); });
+    return out;
+  }
+  const active = req.active[0];
+  for (const m of active.moves) {
+    if (m.disabled) continue;
+    out.push(`move ${m.id}`);
+    if (tera && active.canTerastallize) out.push(`move ${m.id} terastallize`);
+  }
+  if (!active.trapped) {
+    side.pokemon.forEach((mon, i) => { if (!mon.fainted && !mon.isActive) out.push(`switch ${i + 1}`); });
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- the simultaneous-move game
+
+// Per row (our choice): its worst case (maximin), its mean over the enemy's choices, and its value
+// against the enemy's equilibrium mix (regret matching, both sides; the averages converge to a Nash
+// equilibrium of the zero-sum matrix game). Rows or columns without values are left out (null).
+const RM_ITERATIONS = 3000;
+
+function solve(matrix) {
+  const rows = matrix.map((r, a) => (r.some((v) => v !== null) ? a : -1)).filter((a) => a >= 0);
+  const cols = [];
+  if (rows.length) matrix[rows[0]].forEach((v, b) => { if (rows.every((a) => matrix[a][b] !== null)) cols.push(b); });
+  const n = matrix.length;
+  const maximin = new Array(n).fill(null);
+  const mean = new Array(n).fill(null);
+  const nash = new Array(n).fill(null);
+  const mix = new Array(matrix[0] ? matrix[0].length : 0).fill(0);
+  if (!rows.length || !cols.length) return {maximin, mean, nash, mix};
+  for (const a of rows) {
+    const vals = cols.map((b) => matrix[a][b]);
+    maximin[a] = Math.min(...vals);
+    mean[a] = vals.reduce((x, y) => x + y, 0) / vals.length;
+  }
+  const R = rows.length;
+  const C = cols.length;
+  const rowRegret = new Array(R).fill(0);
+  const colRegret = new Array(C).fill(0);
+  const colSum = new Array(C).fill(0);
+  const strategy = (regret) => {
+    const pos = regret.map((r) => Math.max(0, r));
+    const total = pos.reduce((x, y) => x + y, 0);
+    return total > 0 ? pos.map((r) => r / total) : regret.map(() => 1 / regret.length);
+  };
+  for (let it = 0; it < RM_ITERATIONS; it++) {
+    const x = strategy(rowRegret);
+    const y = strategy(colRegret);
+    const rowValues = rows.map((a) => cols.reduce((acc, b, j) => acc + y[j] * matrix[a][b], 0));
+    const colValues = cols.map((b) => rows.reduce((acc, a, i) => acc + x[i] * matrix[a][b], 0));
+    const v = rowValues.reduce((acc, rv, i) => acc + x[i] * rv, 0);
+    for (let i = 0; i < R; i++) rowRegret[i] += rowValues[i] - v;
+    for (let j = 0; j < C; j++) colRegret[j] += v - colValues[j]; // the enemy minimises
+    for (let j = 0; j < C; j++) colSum[j] += y[j];
+  }
+  cols.forEach((b, j) => { mix[b] = colSum[j] / RM_ITERATIONS; });
+  for (const a of rows) nash[a] = cols.reduce((acc, b) => acc + mix[b] * matrix[a][b], 0);
+  return {maximin, mean, nash, mix};
+}
+
+// ---------------------------------------------------------------- the search
+
+function search(req) {
+  const started = Date.now();
+  const deadline = started + (req.deadline_ms || 250);
+  const samples = Math.max(1, req.samples || 1);
+  const baseSeed = req.seed || 1;
+  let turns = 0;
+  let timedOut = false;
+  const worlds = [];
+  for (const [w, world] of req.worlds.entries()) {
+    if (Date.now() >= deadline) { timedOut = true; break; }
+    const battle = buildBattle(world.spec);
+    const unseen = world.spec.sides.p2.unseen || 0;
+    const rootJSON = JSON.stringify(battle.toJSON());
+    const ours = req.ours && req.ours.length ? req.ours : legalChoices(battle, 'p1', true);
+    const theirs = world.theirs && world.theirs.length ? world.theirs : legalChoices(battle, 'p2', !!world.enemy_tera);
+    const sums = ours.map(() => theirs.map(() => 0));
+    const counts = ours.map(() => theirs.map(() => 0));
+    const badOurs = new Set();
+    const badTheirs = new Set();
+    let complete = true;
+    outer: for (let s = 0; s < samples; s++) {
+      const seed = [baseSeed, w + 1, s + 1, 7919].join(',');
+      for (let a = 0; a < ours.length; a++) {
+        if (badOurs.has(a)) continue;
+        for (let b = 0; b < theirs.length; b++) {
+          if (badTheirs.has(b)) continue;
+          if (Date.now() >= deadline) { timedOut = true; complete = false; break outer; }
+          const res = playTurn(rootJSON, ours[a], theirs[b], seed, unseen);
+          turns++;
+          if (res.illegal === 'ours') { badOurs.add(a); break; }
+          if (res.illegal === 'theirs') { badTheirs.add(b); continue; }
+          sums[a][b] += res.value;
+          counts[a][b]++;
+        }
+      }
+    }
+    const matrix = sums.map((row, a) => row.map((v, b) => (counts[a][b] && !badOurs.has(a) && !badTheirs.has(b) ? v / counts[a][b] : null)));
+    worlds.push({weight: world.weight ?? 1, ours, theirs, matrix, complete, root_value: evaluate(battle, unseen), ...solve(matrix)});
+  }
+  return {worlds, turns, timed_out: timedOut, ms: Date.now() - started};
+}
+
+// ---------------------------------------------------------------- the line protocol
+
+function handle(req) {
+  switch (req.op) {
+    case 'ping': return {ok: true, pid: process.pid};
+    case 'build': return {ok: true, state: summarize(buildBattle(req.spec))};
+    case 'search': return {ok: true, ...search(req)};
+    default: return {ok: false, error: `unknown op ${JSON.stringify(req.op)}`};
+  }
+}
+
+function main() {
+  let buffer = '';
+  process.stdin.setEncoding('utf8');
+  process.stdin.on('data', (chunk) => {
+    buffer += chunk;
+    let nl;
+    while ((nl = buffer.indexOf('\n')) >= 0) {
+      const line = buffer.slice(0, nl);
+      buffer = buffer.slice(nl + 1);
+      if (!line.trim()) continue;
+      let req;
+      let answer;
+      try {
+        req = JSON.parse(line);
+        answer = handle(req);
+      } catch (err) {
+        answer = {ok: false, error: `${err && err.message ? err.message : err}`.slice(0, 500)};
+      }
+      answer.id = req && req.id !== undefined ? req.id : null;
+      process.stdout.write(JSON.stringify(answer) + '\n');
+    }
+  });
+  process.stdin.on('end', () => process.exit(0));
+  process.stdout.write(JSON.stringify({ready: true, pid: process.pid}) + '\n');
+}
+
+if (require.main === module) main();
+
+module.exports = {buildBattle, summarize, evaluate, search, playTurn, legalChoices};
