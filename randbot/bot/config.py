@@ -75,7 +75,8 @@ class BotConfig:
     think_ms: float = 250.0
     search_worlds: int = 3
     search_rule: str = "nash"  # the enemy's simultaneous choice: "nash" | "maximin" | "mean"
-    search_margin: float = 0.0
+    search_margin: float = 0.02
+    search_tera_cost: float = 0.03
 
     def to_dict(self) -> dict:
         return asdict(self)

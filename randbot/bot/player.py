@@ -58,12 +58,25 @@ class RandBot(_Base):  # type: ignore[misc, valid-type]
         # battle tag -> side -> every move its active used since switching in (Illusion evidence)
         self._entry_moves: dict[str, dict[str, set[str]]] = {}
         warm_up(self.format, self.oracle)
+        if self.bot_config.search:
+            self._start_worker()
         if hasattr(self, "_inference_setdb_loaded"):
             # Share our already-loaded set database with the tracker instead of loading it per player.
             from randbot.bot.beliefs import _setdb
 
             self._inference_setdb = _setdb(self.format)
             self._inference_setdb_loaded = True
+
+    def _start_worker(self) -> None:
+        """Start (and warm) the simulator worker now, not in the first decision; a worker that
+        cannot start leaves the bot without lookahead, logged, rather than without a bot."""
+        from randbot.lookahead.worker import SimWorkerError, shared_worker
+
+        try:
+            shared_worker()
+        except SimWorkerError as error:
+            log.error("lookahead off: %s", error)
+            self.bot_config = self.bot_config.with_overrides({"search": False})
 
     def _tracker(self, battle: AbstractBattle) -> Any | None:
         tracker = getattr(self, "tracker", None)

@@ -146,6 +146,7 @@ def _start_search(
         worlds=config.search_worlds,
         rule=config.search_rule,
         margin=config.search_margin,
+        tera_cost=config.search_tera_cost,
     )
     try:
         return lookahead.start(sit, settings, last_moves, allow_tera=config.tera)

@@ -40,6 +40,9 @@ class SearchSettings:
     rule: str = "nash"  # how the enemy's simultaneous choice is modelled (see RULES)
     margin: float = 0.0  # the bot's own choice stands unless the search's best beats it by this
     enemy_tera: bool = False
+    # Tera is spent once a battle and a one-turn value cannot see what it is worth later:
+    # a choice that terastallizes pays this unless the bot's own choice already does.
+    tera_cost: float = 0.03
 
 
 @dataclass
@@ -97,6 +100,16 @@ def collect(pending: Pending) -> SearchResult:
     return combine(answer, pending.settings.rule)
 
 
+def charge_tera(result: SearchResult, decision: Decision, cost: float) -> SearchResult:
+    """Terastallizing choices lose `cost`, unless the bot itself chose to terastallize."""
+    if decision.tera or cost <= 0:
+        return result
+    for choice in result.values:
+        if choice.endswith("terastallize"):
+            result.values[choice] -= cost
+    return result
+
+
 def combine(answer: dict, rule: str) -> SearchResult:
     """Each choice's value over the worlds (weighted), by the rule for the enemy's choice."""
     totals: dict[str, float] = {}
@@ -138,17 +151,23 @@ def _label(choice: str, world: World) -> str:
 
 
 def finish(pending: Pending | None, decision: Decision) -> Decision:
-    """The bot's decision, checked by the search: replaced where the search's best beats it by
-    more than the margin. The decision's notes carry the search's figures either way."""
+    """The bot's decision, checked by the search (see `check`); on any worker failure the bot's
+    decision stands, with the reason in its notes."""
     if pending is None:
         return decision
-    world = pending.worlds[0]
     try:
         result = collect(pending)
     except SimWorkerError as error:
         decision.notes["search"] = {"fallback": str(error)[:200]}
         log.warning("search fell back to the bot's choice: %s", error)
         return decision
+    result = charge_tera(result, decision, pending.settings.tera_cost)
+    return check(result, decision, pending.worlds[0], pending.settings.margin)
+
+
+def check(result: SearchResult, decision: Decision, world: World, margin: float) -> Decision:
+    """The bot's choice stands unless the search's best beats it by more than `margin` (or the
+    search has no value for it); the decision's notes carry the search's figures either way."""
     if not result.values:
         decision.notes["search"] = {"fallback": "no complete world", "turns": result.turns}
         return decision
@@ -160,18 +179,19 @@ def finish(pending: Pending | None, decision: Decision) -> Decision:
         else None
     )
     own_value = result.values.get(own) if own else None
-    summary = {
+    summary: dict[str, Any] = {
         "worlds": result.worlds,
         "turns": result.turns,
         "ms": result.ms,
         "timed_out": result.timed_out,
         "values": [[_label(c, world), round(v, 3)] for c, v in ranked[:4]],
     }
-    overridden = own_value is None or best_value > own_value + pending.settings.margin
-    chosen = best if overridden else own
+    chosen = own
+    if own_value is None or best_value > own_value + margin:
+        chosen = best
     if chosen in result.feared:
         summary["feared"] = result.feared[chosen]
-    if overridden and chosen != own:
+    if chosen != own:
         summary["overrode"] = decision.label()
         if own_value is not None:
             summary["overrode_value"] = round(own_value, 3)

@@ -415,7 +415,19 @@ function handle(req) {
   }
 }
 
+// Load the data and compile the hot paths before the first decision needs them.
+function warmUp() {
+  const {Teams} = require(path.join(ps, 'dist', 'sim', 'teams'));
+  const mk = (seed) => Teams.generate('gen9randombattle', {seed}).map((s) => ({
+    species: s.species, level: s.level, moves: s.moves.map(toID), item: s.item, ability: s.ability,
+    tera_type: s.teraType, evs: s.evs, ivs: s.ivs,
+  }));
+  const spec = {sides: {p1: {pokemon: mk('1,2,3,4')}, p2: {pokemon: mk('5,6,7,8')}}, field: {}};
+  search({worlds: [{spec}], samples: 1, deadline_ms: 400});
+}
+
 function main() {
+  warmUp();
   let buffer = '';
   process.stdin.setEncoding('utf8');
   process.stdin.on('data', (chunk) => {

@@ -1,0 +1,86 @@
+"""The search's combination of worlds and its check of the bot's choice, on hand-built answers;
+and the whole path on a recorded battle (real server replay, real worker and calc)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from randbot.bot.decision import Decision
+from randbot.lookahead.search import check, combine
+from randbot.lookahead.state import World
+
+FIXTURES = Path(__file__).parent / "fixtures" / "bot"
+
+WORLD = World(spec={}, weight=1.0, our_keys=["p1: Gardevoir", "p1: Zapdos"], their_keys=[])
+
+
+def _answer(matrix_a, matrix_b, rule_a, rule_b):
+    ours = ["move moonblast", "move psychic", "switch 2"]
+    theirs = ["move closecombat", "switch 2"]
+    return {
+        "turns": 12,
+        "ms": 40,
+        "timed_out": False,
+        "worlds": [
+            {"weight": 0.75, "ours": ours, "theirs": theirs, "matrix": matrix_a, "complete": True,
+             "nash": rule_a, "mix": [0.5, 0.5]},
+            {"weight": 0.25, "ours": ours, "theirs": theirs, "matrix": matrix_b, "complete": True,
+             "nash": rule_b, "mix": [1.0, 0.0]},
+        ],
+    }  # fmt: skip
+
+
+def test_values_are_weighted_over_worlds_and_the_feared_reply_is_the_worst_played() -> None:
+    m = [[0.1, -0.2], [0.0, 0.0], [None, None]]
+    result = combine(_answer(m, m, [0.4, 0.0, None], [0.0, 0.2, None]), "nash")
+    assert result.values == pytest.approx({"move moonblast": 0.3, "move psychic": 0.05})
+    assert result.worlds == 2 and result.turns == 12
+    assert (
+        result.feared["move moonblast"] == "switch 2"
+    )  # -0.2 against a reply played half the time
+
+
+def _decision(target: str) -> Decision:
+    return Decision("move", target, "defeat", "plan-stay")
+
+
+def test_the_bot_choice_stands_within_the_margin() -> None:
+    result = combine(_answer([[0]] * 3, [[0]] * 3, [0.30, 0.28, None], [0.30, 0.28, None]), "nash")
+    kept = check(result, _decision("psychic"), WORLD, margin=0.05)
+    assert kept.target == "psychic" and kept.rule == "plan-stay"
+    assert kept.notes["search"]["values"][0] == ["move moonblast", 0.3]
+
+
+def test_a_choice_the_search_shows_to_lose_is_replaced_and_logged() -> None:
+    result = combine(_answer([[0]] * 3, [[0]] * 3, [0.30, 0.10, None], [0.30, 0.10, None]), "nash")
+    replaced = check(result, _decision("psychic"), WORLD, margin=0.05)
+    assert (replaced.kind, replaced.target, replaced.rule) == ("move", "moonblast", "search")
+    assert replaced.notes["search"]["overrode"] == "move psychic"
+    assert replaced.notes["search"]["overrode_value"] == pytest.approx(0.1)
+
+
+def test_a_switch_maps_back_to_our_team_key() -> None:
+    result = combine(_answer([[0]] * 3, [[0]] * 3, [0.0, 0.0, 0.5], [0.0, 0.0, 0.5]), "nash")
+    answer = result
+    answer.values["switch 2"] = 0.5
+    replaced = check(answer, _decision("psychic"), WORLD, margin=0.0)
+    assert (replaced.kind, replaced.target) == ("switch", "p1: Zapdos")
+
+
+def test_no_values_keeps_the_bot_choice_and_says_why() -> None:
+    result = combine({"turns": 0, "worlds": []}, "nash")
+    kept = check(result, _decision("psychic"), WORLD, margin=0.0)
+    assert kept.target == "psychic" and kept.notes["search"]["fallback"] == "no complete world"
+
+
+@pytest.mark.integration
+def test_recorded_battle_decisions_carry_the_search_figures(explain_battle) -> None:
+    lines = explain_battle(FIXTURES / "explain-vs-heuristic.log.json", "1-6", {"search": True})
+    searched = [line for line in lines if "| search " in line]
+    assert len(searched) >= 4, lines
+    for line in searched:
+        worlds = int(line.split("| search ")[1].split(" worlds")[0])
+        assert worlds >= 1
+        assert "turns:" in line and "fell back" not in line

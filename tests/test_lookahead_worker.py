@@ -1,0 +1,124 @@
+"""The simulator worker (randbot/lookahead/sim_worker.js) as a real Node process: building a battle
+from a spec, searching one turn, deadlines, bad input, and restarts."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+from pathlib import Path
+
+import pytest
+
+from randbot.bot.mon import to_id
+from randbot.lookahead.worker import SimWorker, SimWorkerError
+
+pytestmark = pytest.mark.integration
+
+LOG = Path(__file__).parent / "fixtures" / "bot" / "explain-vs-heuristic.log.json"
+
+
+def _team(side: str) -> list[dict]:
+    """A recorded battle's true team as spec entries (sets from the server's own log)."""
+    log = json.loads(LOG.read_text())
+    return [
+        {
+            "species": s["species"],
+            "level": s["level"],
+            "moves": [to_id(m) for m in s["moves"]],
+            "item": s.get("item", ""),
+            "ability": s.get("ability", ""),
+            "tera_type": s.get("teraType"),
+            "evs": s.get("evs"),
+            "ivs": s.get("ivs"),
+        }
+        for s in log[f"{side}team"]
+    ]
+
+
+def _spec(**changes) -> dict:
+    spec = {
+        "format": "gen9randombattle",
+        "turn": 5,
+        "sides": {"p1": {"pokemon": _team("p1")}, "p2": {"pokemon": _team("p2")}},
+        "field": {},
+    }
+    for path, value in changes.items():
+        side, index, key = path.split("__")
+        spec["sides"][side]["pokemon"][int(index)][key] = value
+    return spec
+
+
+@pytest.fixture(scope="module")
+def worker():
+    with SimWorker() as w:
+        yield w
+
+
+def test_build_places_the_state_given(worker: SimWorker) -> None:
+    spec = _spec(p1__0__hp=50, p1__0__boosts={"atk": 2}, p2__0__status="par", p2__1__fainted=True)
+    spec["sides"]["p2"]["conditions"] = {"spikes": {"layers": 2}}
+    spec["field"] = {"weather": "raindance", "weather_turns": 3}
+    state = worker.request("build", spec=spec)["state"]
+    ours, theirs = state["sides"]["p1"]["pokemon"], state["sides"]["p2"]["pokemon"]
+    assert ours[0]["active"] and ours[0]["hp"] == 50 and ours[0]["boosts"]["atk"] == 2
+    assert theirs[0]["status"] == "par"
+    assert theirs[1]["hp"] == 0 and theirs[1]["status"] == "fnt"
+    assert state["sides"]["p2"]["conditions"]["spikes"]["layers"] == 2
+    assert state["field"]["weather"] == "raindance" and state["field"]["weather_turns"] == 3
+    assert state["turn"] == 5
+
+
+def test_search_scores_every_pair_of_choices(worker: SimWorker) -> None:
+    answer = worker.request(
+        "search", worlds=[{"spec": _spec(), "weight": 1.0}], samples=1, deadline_ms=5000, seed=3
+    )
+    (world,) = answer["worlds"]
+    assert world["complete"] and not answer["timed_out"]
+    assert len(world["ours"]) >= 4 and any(c.startswith("switch") for c in world["theirs"])
+    cells = [v for row in world["matrix"] for v in row if v is not None]
+    assert answer["turns"] == len(world["ours"]) * len(world["theirs"]) == len(cells)
+    assert all(-1.0 <= v <= 1.0 for v in cells)
+    # the equilibrium mix is a distribution; each row's Nash value lies between its min and max
+    assert abs(sum(world["mix"]) - 1.0) < 1e-6
+    for row, lo, value in zip(world["matrix"], world["maximin"], world["nash"], strict=True):
+        assert lo - 1e-9 <= value <= max(v for v in row if v is not None) + 1e-9
+
+
+def test_an_illegal_choice_is_dropped_not_fatal(worker: SimWorker) -> None:
+    ours = ["move notamove", "switch 2"]
+    answer = worker.request(
+        "search", worlds=[{"spec": _spec()}], ours=ours, samples=1, deadline_ms=5000
+    )
+    world = answer["worlds"][0]
+    assert all(v is None for v in world["matrix"][0])
+    assert any(v is not None for v in world["matrix"][1])
+
+
+def test_the_deadline_cuts_the_search_short(worker: SimWorker) -> None:
+    worlds = [{"spec": _spec(), "weight": 0.25}] * 4
+    answer = worker.request("search", worlds=worlds, samples=3, deadline_ms=30)
+    assert answer["timed_out"]
+    assert answer["ms"] < 1000
+
+
+def test_bad_spec_gets_an_error_naming_it(worker: SimWorker) -> None:
+    with pytest.raises(SimWorkerError, match="simulator worker failed"):
+        worker.request("build", spec={"sides": {}})
+    assert worker.request("ping")["ok"]  # still in step afterwards
+
+
+def test_a_killed_worker_is_restarted_once(worker: SimWorker) -> None:
+    old = worker.pid
+    assert old is not None
+    os.kill(old, signal.SIGKILL)
+    assert worker.request("ping")["pid"] != old
+    assert worker.restarts >= 1
+
+
+def test_closing_leaves_no_process() -> None:
+    w = SimWorker()
+    w.start()
+    proc = w._proc
+    w.close()
+    assert proc is not None and proc.poll() is not None
