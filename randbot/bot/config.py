@@ -77,6 +77,7 @@ class BotConfig:
     search_rule: str = "nash"  # the enemy's simultaneous choice: "nash" | "maximin" | "mean"
     search_margin: float = 0.02
     search_tera_cost: float = 0.03
+    search_rollout_turns: int = 0  # after the searched turn, both sides' strongest moves
 
     def to_dict(self) -> dict:
         return asdict(self)

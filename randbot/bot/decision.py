@@ -82,5 +82,5 @@ def _explain_search(payload: dict[str, Any]) -> str:
     if search.get("feared"):
         text += f"; feared reply {search['feared']}"
     if search.get("overrode"):
-        text += f"; overrode {search['overrode']}"
+        text += f"; overrode {search['overrode']} ({search.get('overrode_rule', '?')})"
     return text

@@ -147,6 +147,7 @@ def _start_search(
         rule=config.search_rule,
         margin=config.search_margin,
         tera_cost=config.search_tera_cost,
+        rollout_turns=config.search_rollout_turns,
     )
     try:
         return lookahead.start(sit, settings, last_moves, allow_tera=config.tera)

@@ -43,6 +43,7 @@ class SearchSettings:
     # Tera is spent once a battle and a one-turn value cannot see what it is worth later:
     # a choice that terastallizes pays this unless the bot's own choice already does.
     tera_cost: float = 0.03
+    rollout_turns: int = 0  # turns both sides play their strongest move after the one searched
 
 
 @dataclass
@@ -89,6 +90,7 @@ def start(
         samples=settings.samples,
         deadline_ms=settings.think_ms,
         seed=seed + 1,
+        rollout_turns=settings.rollout_turns,
     )
     return Pending(rid, worlds, ours, time.perf_counter(), settings)
 
@@ -193,6 +195,7 @@ def check(result: SearchResult, decision: Decision, world: World, margin: float)
         summary["feared"] = result.feared[chosen]
     if chosen != own:
         summary["overrode"] = decision.label()
+        summary["overrode_rule"] = f"{decision.phase}/{decision.rule}"
         if own_value is not None:
             summary["overrode_value"] = round(own_value, 3)
         kind, target, tera = order_of(best, world)

@@ -280,13 +280,76 @@ function resolveSwitches(battle) {
   }
 }
 
-function playTurn(rootJSON, ours, theirs, seed, unseen = 0) {
+// ---------------------------------------------------------------- rollouts
+
+function boostFactor(stage) {
+  return stage >= 0 ? (2 + stage) / 2 : 2 / (2 - stage);
+}
+
+// A cheap guess of a move's damage share against the foe: power, STAB, type effectiveness,
+// accuracy and the stats as they stand (no rolls, no abilities beyond type immunities).
+function damageGuess(mon, foe, moveId) {
+  const move = Dex.moves.get(moveId);
+  if (!move.exists || move.category === 'Status') return 0;
+  if (!foe.runImmunity(move, false)) return 0;
+  let power = move.basePower || 60;
+  if (move.multihit) power *= Array.isArray(move.multihit) ? 3 : move.multihit;
+  const physical = move.category === 'Physical';
+  const atk = mon.storedStats[physical ? 'atk' : 'spa'] * boostFactor(mon.boosts[physical ? 'atk' : 'spa']);
+  const def = foe.storedStats[physical ? 'def' : 'spd'] * boostFactor(foe.boosts[physical ? 'def' : 'spd']);
+  const stab = mon.hasType(move.type) ? 1.5 : 1;
+  const eff = 2 ** Dex.getEffectiveness(move.type, foe.getTypes());
+  const acc = move.accuracy === true ? 1 : move.accuracy / 100;
+  return power * stab * eff * acc * atk / Math.max(1, def);
+}
+
+// Both sides' rollout policy: the strongest-looking damaging move (what a plain attacker plays).
+function greedyChoice(side) {
+  const req = side.activeRequest;
+  if (!req || req.wait || !req.active) return null;
+  const mon = side.active[0];
+  const foe = side.foe.active[0];
+  let best = null;
+  let bestScore = -1;
+  for (const m of req.active[0].moves) {
+    if (m.disabled) continue;
+    const score = foe && !foe.fainted ? damageGuess(mon, foe, m.id) : 0;
+    if (score > bestScore) {
+      bestScore = score;
+      best = m.id;
+    }
+  }
+  return best ? `move ${best}` : null;
+}
+
+function rollout(battle, turns) {
+  for (let t = 0; t < turns && !battle.ended; t++) {
+    resolveSwitches(battle);
+    if (battle.ended || battle.requestState !== 'move') return;
+    for (const side of battle.sides) {
+      if (battle.requestState !== 'move' || side.isChoiceDone()) continue;
+      const choice = greedyChoice(side);
+      if (!choice || !battle.choose(side.id, choice)) side.autoChoose();
+    }
+    if (battle.requestState === 'move' && battle.allChoicesDone()) battle.commitChoices();
+  }
+  resolveSwitches(battle);
+}
+
+function playTurn(rootJSON, ours, theirs, seed, unseen = 0, rolloutTurns = 0) {
   const battle = Battle.fromJSON(rootJSON);
   battle.send = NOOP;
   battle.prng = new PRNG(seed);
   if (!battle.choose('p1', ours)) return {illegal: 'ours'};
   if (!battle.choose('p2', theirs)) return {illegal: 'theirs'};
   resolveSwitches(battle);
+  if (rolloutTurns > 0) {
+    try {
+      rollout(battle, rolloutTurns);
+    } catch (err) {
+      // a rollout the simulator refuses ends where it stands; the turn searched still counts
+    }
+  }
   return {value: evaluate(battle, unseen), battle};
 }
 
@@ -389,7 +452,7 @@ function search(req) {
         for (let b = 0; b < theirs.length; b++) {
           if (badTheirs.has(b)) continue;
           if (Date.now() >= deadline) { timedOut = true; complete = false; break outer; }
-          const res = playTurn(rootJSON, ours[a], theirs[b], seed, unseen);
+          const res = playTurn(rootJSON, ours[a], theirs[b], seed, unseen, req.rollout_turns || 0);
           turns++;
           if (res.illegal === 'ours') { badOurs.add(a); break; }
           if (res.illegal === 'theirs') { badTheirs.add(b); continue; }
