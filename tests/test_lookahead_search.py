@@ -76,11 +76,33 @@ def test_no_values_keeps_the_bot_choice_and_says_why() -> None:
 
 
 @pytest.mark.integration
-def test_recorded_battle_decisions_carry_the_search_figures(explain_battle) -> None:
-    lines = explain_battle(FIXTURES / "explain-vs-heuristic.log.json", "1-6", {"search": True})
+@pytest.mark.parametrize("leaf", ["static", "planner"])
+def test_recorded_battle_decisions_carry_the_search_figures(explain_battle, leaf: str) -> None:
+    config = {"search": True, "search_leaf": leaf}
+    lines = explain_battle(FIXTURES / "explain-vs-heuristic.log.json", "1-6", config)
     searched = [line for line in lines if "| search " in line]
     assert len(searched) >= 4, lines
     for line in searched:
         worlds = int(line.split("| search ")[1].split(" worlds")[0])
         assert worlds >= 1
         assert "turns:" in line and "fell back" not in line
+
+
+@pytest.mark.integration
+def test_rescoring_replaces_cells_and_solves_again() -> None:
+    from randbot.lookahead.search import rescore
+
+    leaf = {"o": {"hp": [1.0], "active": 0}, "t": {"hp": [1.0], "active": 0}, "end": None, "x": 0}
+    answer = {
+        "worlds": [
+            {"weight": 1.0, "ours": ["move a", "move b"], "theirs": ["move c", "move d"],
+             "matrix": [[0.0, 0.0], [0.0, None]], "leaves": [[leaf, leaf], [leaf, None]],
+             "complete": True},
+        ],
+    }  # fmt: skip
+    values = iter([0.5, -0.5, 0.25])
+    out = rescore(answer, WORLD, lambda _leaf, _world: next(values))
+    world = out["worlds"][0]
+    assert world["matrix"] == [[0.5, -0.5], [0.25, None]]
+    assert world["maximin"][0] == -0.5 and world["mean"][0] == 0.0
+    assert out["rescored"]

@@ -78,6 +78,11 @@ class BotConfig:
     search_margin: float = 0.02
     search_tera_cost: float = 0.03
     search_rollout_turns: int = 0  # after the searched turn, both sides' strongest moves
+    # The value of where a turn leads: "static" (the worker's HP/status/boosts score) or "planner"
+    # (the Defeat planner's minimax over the remaining matchups, searched `search_leaf_depth` faints
+    # deep, plus the static score's non-HP part).
+    search_leaf: str = "static"
+    search_leaf_depth: int = 4
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -102,6 +107,8 @@ class BotConfig:
             raise RandbotError(
                 f"search_rule must be nash, maximin or mean, not {config.search_rule!r}"
             )
+        if config.search_leaf not in ("static", "planner"):
+            raise RandbotError(f"search_leaf must be static or planner, not {config.search_leaf!r}")
         if config.think_ms <= 0:
             raise RandbotError(f"think_ms must be positive, not {config.think_ms}")
         return config

@@ -19,10 +19,12 @@ from randbot.bot.scores import Scores, compute_scores
 from randbot.bot.situation import Situation, read_situation
 from randbot.bot.tactics import SWITCH_MARGIN, Tactics, agg_key
 from randbot.lookahead import search as lookahead
+from randbot.lookahead.leaves import planner_leaves
 
 log = logging.getLogger("randbot.bot")
 
 BRIDGE_SHARE = 1 / 3  # of a decision's remaining budget, at most, spent waiting for the bridge
+LEAF_BUDGET_SHARE = 0.5  # of the think time, at most, spent valuing the search's leaves
 
 
 def warm_up(battle_format: str, oracle: DamageOracle | None = None) -> None:
@@ -128,7 +130,10 @@ def decide(
         decision = core(tactics)
     decision.assumed = assumed
     try:
-        return lookahead.finish(pending, decision)
+        leaf_value = None
+        if pending is not None and config.search_leaf == "planner":
+            leaf_value = planner_leaves(tactics, config, LEAF_BUDGET_SHARE * config.think_ms)
+        return lookahead.finish(pending, decision, leaf_value)
     except Exception as exc:  # noqa: BLE001 - a broken search result leaves the bot's own choice
         log.exception("search failed in %s turn %s", battle.battle_tag, battle.turn)
         decision.notes["search"] = {"fallback": f"error: {type(exc).__name__}: {exc}"[:200]}
@@ -148,6 +153,7 @@ def _start_search(
         margin=config.search_margin,
         tera_cost=config.search_tera_cost,
         rollout_turns=config.search_rollout_turns,
+        leaves=config.search_leaf == "planner",
     )
     try:
         return lookahead.start(sit, settings, last_moves, allow_tera=config.tera)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import time
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -44,6 +45,7 @@ class SearchSettings:
     # a choice that terastallizes pays this unless the bot's own choice already does.
     tera_cost: float = 0.03
     rollout_turns: int = 0  # turns both sides play their strongest move after the one searched
+    leaves: bool = False  # the worker reports where each turn led, for a leaf value in Python
 
 
 @dataclass
@@ -91,15 +93,46 @@ def start(
         deadline_ms=settings.think_ms,
         seed=seed + 1,
         rollout_turns=settings.rollout_turns,
+        leaves=settings.leaves,
     )
     return Pending(rid, worlds, ours, time.perf_counter(), settings)
 
 
-def collect(pending: Pending) -> SearchResult:
+def collect(
+    pending: Pending, leaf_value: Callable[[dict, World], float | None] | None
+) -> SearchResult:
     waited_ms = (time.perf_counter() - pending.started) * 1000
     timeout_s = max(0.0, pending.settings.think_ms + GRACE_MS - waited_ms) / 1000
     answer = shared_worker().result(pending.rid, timeout_s)
+    if leaf_value is not None and pending.settings.leaves:
+        answer = rescore(answer, pending.worlds[0], leaf_value)
     return combine(answer, pending.settings.rule)
+
+
+def rescore(answer: dict, world: World, leaf_value: Callable[[dict, World], float | None]) -> dict:
+    """Each cell valued by `leaf_value` where it gives a value (else the worker's own score), and
+    the matrix games solved again by the worker."""
+    worlds = [w for w in answer["worlds"] if w.get("leaves")]
+    if not worlds:
+        return answer
+    for w in worlds:
+        w["matrix"] = [
+            [
+                _leaf_or(leaf_value, leaf, world, v) if v is not None and leaf else v
+                for v, leaf in zip(row, leaves, strict=True)
+            ]
+            for row, leaves in zip(w["matrix"], w["leaves"], strict=True)
+        ]
+    solved = shared_worker().request("solve", timeout_s=2.0, matrices=[w["matrix"] for w in worlds])
+    for w, solution in zip(worlds, solved["solutions"], strict=True):
+        w.update(solution)
+    answer["rescored"] = True
+    return answer
+
+
+def _leaf_or(leaf_value, leaf: dict, world: World, own: float) -> float:
+    value = leaf_value(leaf, world)
+    return own if value is None else value
 
 
 def charge_tera(result: SearchResult, decision: Decision, cost: float) -> SearchResult:
@@ -152,13 +185,17 @@ def _label(choice: str, world: World) -> str:
     return f"{kind} {target}{' +tera' if tera else ''}"
 
 
-def finish(pending: Pending | None, decision: Decision) -> Decision:
+def finish(
+    pending: Pending | None,
+    decision: Decision,
+    leaf_value: Callable[[dict, World], float | None] | None = None,
+) -> Decision:
     """The bot's decision, checked by the search (see `check`); on any worker failure the bot's
     decision stands, with the reason in its notes."""
     if pending is None:
         return decision
     try:
-        result = collect(pending)
+        result = collect(pending, leaf_value)
     except SimWorkerError as error:
         decision.notes["search"] = {"fallback": str(error)[:200]}
         log.warning("search fell back to the bot's choice: %s", error)

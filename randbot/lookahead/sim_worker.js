@@ -6,6 +6,7 @@
 //   {"id", "op": "build", "spec"}                -> {"id", "ok": true, "state": summary}
 //   {"id", "op": "search", "worlds": [{"spec", "weight", "theirs"?}], "ours": [choice...],
 //    "samples", "deadline_ms", "seed"}           -> {"id", "ok": true, "worlds": [...], "turns", "ms"}
+//   {"id", "op": "solve", "matrices": [matrix...]} -> {"id", "ok": true, "solutions": [...]}
 //   anything that fails                          -> {"id", "ok": false, "error": "what failed"}
 //
 // A spec is the battle as our side knows it (randbot/lookahead/state.py writes it): both teams as
@@ -27,9 +28,11 @@ const MAX_FORCED_SWITCHES = 4; // switch requests resolved after one turn (faint
 
 // ---------------------------------------------------------------- building a battle from a spec
 
-function toSet(p) {
+// Each set is named by its spec index ("0".."5"): Showdown reorders side.pokemon on switches, and
+// the leaves of a search report HP per spec slot.
+function toSet(p, index) {
   return {
-    name: p.name || p.species,
+    name: String(index),
     species: p.species,
     level: p.level || 100,
     moves: p.moves,
@@ -131,7 +134,7 @@ function applyField(battle, f) {
 function buildBattle(spec) {
   const battle = new Battle({formatid: spec.format || 'gen9randombattle', seed: '1,2,3,4', send: NOOP});
   for (const id of ['p1', 'p2']) {
-    battle.setPlayer(id, {name: id, team: spec.sides[id].pokemon.map(toSet)});
+    battle.setPlayer(id, {name: id, team: spec.sides[id].pokemon.map((p, i) => toSet(p, i))});
   }
   // The leads (each list's first) switched in at start; what their entry did is overwritten below.
   for (const id of ['p1', 'p2']) {
@@ -206,8 +209,13 @@ const SCREEN_WORTH = {reflect: 0.06, lightscreen: 0.06, auroraveil: 0.1, tailwin
 
 function monWorth(mon) {
   if (mon.fainted || mon.hp <= 0) return 0;
-  let worth = ALIVE + (1 - ALIVE) * (mon.hp / mon.maxhp);
-  worth -= STATUS_COST[mon.status] || 0;
+  return Math.max(0.02, ALIVE + (1 - ALIVE) * (mon.hp / mon.maxhp) + monExtras(mon));
+}
+
+// What a Pokémon's state is worth beyond its HP: status, and for the active its boosts and volatiles.
+function monExtras(mon) {
+  if (mon.fainted || mon.hp <= 0) return 0;
+  let worth = -(STATUS_COST[mon.status] || 0);
   if (mon.isActive) {
     for (const [stat, w] of Object.entries(BOOST_WORTH)) {
       const b = mon.boosts[stat] || 0;
@@ -217,16 +225,19 @@ function monWorth(mon) {
     if (mon.volatiles.leechseed) worth -= 0.06;
     if (mon.volatiles.confusion) worth -= 0.05;
   }
-  return Math.max(0.02, worth);
+  return worth;
 }
 
 function sideWorth(side) {
   let worth = 0;
-  let benchAlive = 0;
-  for (const mon of side.pokemon) {
-    worth += monWorth(mon);
-    if (!mon.fainted && !mon.isActive) benchAlive++;
-  }
+  for (const mon of side.pokemon) worth += monWorth(mon);
+  return worth + fieldWorth(side);
+}
+
+// Hazards on a side cost each Pokémon still to switch in over them; screens and Tailwind help it.
+function fieldWorth(side) {
+  let worth = 0;
+  const benchAlive = side.pokemon.filter((mon) => !mon.fainted && !mon.isActive).length;
   for (const [id, st] of Object.entries(side.sideConditions)) {
     if (HAZARD_COST[id]) worth -= HAZARD_COST[id] * (st.layers || 1) * benchAlive;
     if (SCREEN_WORTH[id]) worth += SCREEN_WORTH[id];
@@ -243,6 +254,26 @@ function evaluate(battle, unseen = 0) {
   const [p1, p2] = battle.sides;
   const diff = (sideWorth(p1) - sideWorth(p2) - unseen) / 6;
   return Math.max(-0.99, Math.min(0.99, diff));
+}
+
+// Where a turn led, for a leaf value computed elsewhere (the planner, in Python): each side's HP
+// fractions by spec slot, the actives' slots (-1: none), the result if the battle ended, and the
+// non-HP part of evaluate() (status, boosts, volatiles, hazards and screens), for us.
+function leafRecord(battle) {
+  const side = (s) => {
+    const hp = new Array(s.pokemon.length).fill(0);
+    let active = -1;
+    for (const mon of s.pokemon) {
+      const slot = +mon.name;
+      hp[slot] = mon.fainted ? 0 : Math.round((1000 * mon.hp) / mon.maxhp) / 1000;
+      if (mon.isActive && !mon.fainted) active = slot;
+    }
+    return {hp, active};
+  };
+  const extras = (s) => s.pokemon.reduce((acc, mon) => acc + monExtras(mon), 0) + fieldWorth(s);
+  const [p1, p2] = battle.sides;
+  const end = battle.ended ? (battle.winner === 'p1' ? 1 : battle.winner === 'p2' ? -1 : 0) : null;
+  return {o: side(p1), t: side(p2), end, x: Math.round((1000 * (extras(p1) - extras(p2))) / 6) / 1000};
 }
 
 // ---------------------------------------------------------------- one simulated turn
@@ -442,6 +473,7 @@ function search(req) {
     const theirs = world.theirs && world.theirs.length ? world.theirs : legalChoices(battle, 'p2', !!world.enemy_tera);
     const sums = ours.map(() => theirs.map(() => 0));
     const counts = ours.map(() => theirs.map(() => 0));
+    const leaves = req.leaves ? ours.map(() => theirs.map(() => null)) : null;
     const badOurs = new Set();
     const badTheirs = new Set();
     let complete = true;
@@ -458,11 +490,12 @@ function search(req) {
           if (res.illegal === 'theirs') { badTheirs.add(b); continue; }
           sums[a][b] += res.value;
           counts[a][b]++;
+          if (leaves) leaves[a][b] = leafRecord(res.battle);
         }
       }
     }
     const matrix = sums.map((row, a) => row.map((v, b) => (counts[a][b] && !badOurs.has(a) && !badTheirs.has(b) ? v / counts[a][b] : null)));
-    worlds.push({weight: world.weight ?? 1, ours, theirs, matrix, complete, root_value: evaluate(battle, unseen), ...solve(matrix)});
+    worlds.push({weight: world.weight ?? 1, ours, theirs, matrix, complete, root_value: evaluate(battle, unseen), ...solve(matrix), ...(leaves ? {leaves} : {})});
   }
   return {worlds, turns, timed_out: timedOut, ms: Date.now() - started};
 }
@@ -474,6 +507,7 @@ function handle(req) {
     case 'ping': return {ok: true, pid: process.pid};
     case 'build': return {ok: true, state: summarize(buildBattle(req.spec))};
     case 'search': return {ok: true, ...search(req)};
+    case 'solve': return {ok: true, solutions: req.matrices.map(solve)};
     default: return {ok: false, error: `unknown op ${JSON.stringify(req.op)}`};
   }
 }

@@ -1,0 +1,57 @@
+"""The Defeat planner's value of where a simulated turn led: the minimax over the remaining
+matchups from the leaf's HP and active pair (plus the non-HP part of the worker's own score:
+status, boosts, volatiles, hazards and screens), so a one-turn search knows the rest of the game."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+from randbot.bot.config import BotConfig
+from randbot.bot.decision import Deadline
+from randbot.bot.defeat import Planner, Team, _q, _Timeout, build_planner
+from randbot.bot.tactics import Tactics
+from randbot.lookahead.state import World
+
+LeafValue = Callable[[dict, World], "float | None"]
+
+
+def planner_leaves(t: Tactics, config: BotConfig, budget_ms: float) -> LeafValue:
+    """A leaf evaluator sharing one planner (and its transposition table) across the leaves;
+    None for a leaf it could not value in its time budget (the worker's own score is used)."""
+    base, _ours, _theirs = build_planner(t, config)
+    planner = Planner(base.rates, Deadline(budget_ms), config.search_leaf_depth, base.fights)
+    ours_known = set(t.sit.ours)
+    theirs_known = set(t.sit.enemies)
+    memo: dict[tuple, float | None] = {}
+
+    def team(hps: list[float], keys: list[str], known: set[str]) -> Team:
+        return tuple(
+            sorted((k, _q(h)) for k, h in zip(keys, hps, strict=False) if h > 0 and k in known)
+        )
+
+    def value(leaf: dict, world: World) -> float | None:
+        if leaf.get("end") is not None and not (leaf["end"] > 0 and t.sit.unseen):
+            return float(leaf["end"])
+        ours = team(leaf["o"]["hp"], world.our_keys, ours_known)
+        theirs = team(leaf["t"]["hp"], world.their_keys, theirs_known)
+        i = _active(leaf["o"], world.our_keys, ours)
+        j = _active(leaf["t"], world.their_keys, theirs)
+        key = (ours, theirs, i, j)
+        if key not in memo:
+            try:
+                memo[key] = planner.search(
+                    ours, theirs, i, j, config.search_leaf_depth, -math.inf, math.inf
+                )
+            except _Timeout:
+                memo[key] = None
+        v = memo[key]
+        return None if v is None else v + float(leaf.get("x", 0.0))
+
+    return value
+
+
+def _active(side: dict, keys: list[str], team: Team) -> str | None:
+    slot = side.get("active", -1)
+    key = keys[slot] if 0 <= slot < len(keys) else None
+    return key if key in dict(team) else None
