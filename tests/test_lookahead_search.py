@@ -25,9 +25,9 @@ def _answer(matrix_a, matrix_b, rule_a, rule_b):
         "timed_out": False,
         "worlds": [
             {"weight": 0.75, "ours": ours, "theirs": theirs, "matrix": matrix_a, "complete": True,
-             "nash": rule_a, "mix": [0.5, 0.5]},
+             "nash": rule_a, "mix": [0.5, 0.5], "model_mix": [0.5, 0.5]},
             {"weight": 0.25, "ours": ours, "theirs": theirs, "matrix": matrix_b, "complete": True,
-             "nash": rule_b, "mix": [1.0, 0.0]},
+             "nash": rule_b, "mix": [1.0, 0.0], "model_mix": [1.0, 0.0]},
         ],
     }  # fmt: skip
 
@@ -98,7 +98,7 @@ def test_rescoring_replaces_cells_and_solves_again() -> None:
         "worlds": [
             {"weight": 1.0, "ours": ["move a", "move b"], "theirs": ["move c", "move d"],
              "matrix": [[0.0, 0.0], [None, None]], "leaves": [[leaf, leaf], [None, None]],
-             "complete": True},
+             "complete": True, "model_mix": [0.25, 0.75]},
         ],
     }  # fmt: skip
     values = iter([0.5, -0.5])
@@ -107,4 +107,5 @@ def test_rescoring_replaces_cells_and_solves_again() -> None:
     assert world["matrix"] == [[0.5, -0.5], [None, None]]
     assert world["maximin"] == [-0.5, None] and world["mean"][0] == 0.0
     assert world["mix"] == pytest.approx([0.0, 1.0], abs=1e-3)  # the enemy's only sensible reply
+    assert world["model"][0] == pytest.approx(0.25 * 0.5 - 0.75 * 0.5)
     assert out["rescored"]

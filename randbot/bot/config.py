@@ -74,7 +74,9 @@ class BotConfig:
     search: bool = False
     think_ms: float = 250.0
     search_worlds: int = 3
-    search_rule: str = "nash"  # the enemy's simultaneous choice: "nash" | "maximin" | "mean"
+    search_rule: str = (
+        "nash"  # the enemy's simultaneous choice: "nash" | "maximin" | "mean" | "model"
+    )
     search_margin: float = 0.02
     search_tera_cost: float = 0.03
     search_rollout_turns: int = 0  # after the searched turn, both sides' strongest moves
@@ -103,9 +105,9 @@ class BotConfig:
                 f"unknown bot config keys: {', '.join(unknown)}; known: {', '.join(sorted(known))}"
             )
         config = replace(self, **data)
-        if config.search_rule not in ("nash", "maximin", "mean"):
+        if config.search_rule not in ("nash", "maximin", "mean", "model"):
             raise RandbotError(
-                f"search_rule must be nash, maximin or mean, not {config.search_rule!r}"
+                f"search_rule must be nash, maximin, mean or model, not {config.search_rule!r}"
             )
         if config.search_leaf not in ("static", "planner"):
             raise RandbotError(f"search_leaf must be static or planner, not {config.search_leaf!r}")

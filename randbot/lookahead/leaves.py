@@ -31,10 +31,12 @@ def planner_leaves(t: Tactics, config: BotConfig, budget_ms: float) -> LeafValue
         )
 
     def value(leaf: dict, world: World) -> float | None:
-        if leaf.get("end") is not None and not (leaf["end"] > 0 and t.sit.unseen):
-            return float(leaf["end"])
         ours = team(leaf["o"]["hp"], world.our_keys, ours_known)
         theirs = team(leaf["t"]["hp"], world.their_keys, theirs_known)
+        if leaf.get("end") is not None:
+            # on the planner's own scale (a win is 1 plus the HP margin), or the search would
+            # rather keep a won position than take the last KO
+            return planner.leaf(ours, theirs) + float(leaf.get("x", 0.0))
         i = _active(leaf["o"], world.our_keys, ours)
         j = _active(leaf["t"], world.their_keys, theirs)
         key = (ours, theirs, i, j)

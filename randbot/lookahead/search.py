@@ -29,7 +29,7 @@ from randbot.lookahead.worker import SimWorkerError, shared_worker
 
 log = logging.getLogger("randbot.lookahead")
 
-RULES = ("nash", "maximin", "mean")
+RULES = ("nash", "maximin", "mean", "model")
 GRACE_MS = 120.0  # waited past the think time for the worker's answer (its own overhead)
 
 
@@ -38,7 +38,10 @@ class SearchSettings:
     think_ms: float = 250.0
     worlds: int = 3
     samples: int = 1
-    rule: str = "nash"  # how the enemy's simultaneous choice is modelled (see RULES)
+    # How the enemy's simultaneous choice is modelled: its equilibrium mix of the one-turn game
+    # ("nash"), its worst reply for us ("maximin"), all replies alike ("mean"), or a damage-minded
+    # player's predicted mix ("model").
+    rule: str = "nash"
     margin: float = 0.0  # the bot's own choice stands unless the search's best beats it by this
     enemy_tera: bool = False
     # Tera is spent once a battle and a one-turn value cannot see what it is worth later:
@@ -123,7 +126,12 @@ def rescore(answer: dict, world: World, leaf_value: Callable[[dict, World], floa
             ]
             for row, leaves in zip(w["matrix"], w["leaves"], strict=True)
         ]
-    solved = shared_worker().request("solve", timeout_s=2.0, matrices=[w["matrix"] for w in worlds])
+    solved = shared_worker().request(
+        "solve",
+        timeout_s=2.0,
+        matrices=[w["matrix"] for w in worlds],
+        mixes=[w["model_mix"] for w in worlds],
+    )
     for w, solution in zip(worlds, solved["solutions"], strict=True):
         w.update(solution)
     answer["rescored"] = True

@@ -414,6 +414,31 @@ function legalChoices(battle, sideId, tera) {
 // equilibrium of the zero-sum matrix game). Rows or columns without values are left out (null).
 const RM_ITERATIONS = 3000;
 
+// The enemy as a damage-minded player: each move weighted by the square of its damage guess
+// against our active (status moves by a fifth of the best), SWITCH_SHARE for its switches.
+const SWITCH_SHARE = 0.15;
+
+function predictedMix(battle, theirs) {
+  const mon = battle.p2.active[0];
+  const foe = battle.p1.active[0];
+  const guesses = theirs.map((c) => (c.startsWith('move ') ? damageGuess(mon, foe, c.split(' ')[1]) : null));
+  const best = Math.max(1, ...guesses.filter((g) => g !== null));
+  const weights = guesses.map((g) => (g === null ? 0 : Math.max(g, best / 5) ** 2));
+  const moveTotal = weights.reduce((x, y) => x + y, 0) || 1;
+  const switches = theirs.filter((c) => c.startsWith('switch')).length;
+  const moveShare = switches ? 1 - SWITCH_SHARE : 1;
+  return theirs.map((c, b) => (c.startsWith('switch') ? SWITCH_SHARE / switches : (moveShare * weights[b]) / moveTotal));
+}
+
+function expected(matrix, mix) {
+  return matrix.map((row) => {
+    let total = 0;
+    let weight = 0;
+    row.forEach((v, b) => { if (v !== null) { total += mix[b] * v; weight += mix[b]; } });
+    return weight > 0 ? total / weight : null;
+  });
+}
+
 function solve(matrix) {
   const rows = matrix.map((r, a) => (r.some((v) => v !== null) ? a : -1)).filter((a) => a >= 0);
   const cols = [];
@@ -495,7 +520,8 @@ function search(req) {
       }
     }
     const matrix = sums.map((row, a) => row.map((v, b) => (counts[a][b] && !badOurs.has(a) && !badTheirs.has(b) ? v / counts[a][b] : null)));
-    worlds.push({weight: world.weight ?? 1, ours, theirs, matrix, complete, root_value: evaluate(battle, unseen), ...solve(matrix), ...(leaves ? {leaves} : {})});
+    const modelMix = predictedMix(battle, theirs);
+    worlds.push({weight: world.weight ?? 1, ours, theirs, matrix, complete, root_value: evaluate(battle, unseen), ...solve(matrix), model: expected(matrix, modelMix), model_mix: modelMix, ...(leaves ? {leaves} : {})});
   }
   return {worlds, turns, timed_out: timedOut, ms: Date.now() - started};
 }
@@ -507,7 +533,7 @@ function handle(req) {
     case 'ping': return {ok: true, pid: process.pid};
     case 'build': return {ok: true, state: summarize(buildBattle(req.spec))};
     case 'search': return {ok: true, ...search(req)};
-    case 'solve': return {ok: true, solutions: req.matrices.map(solve)};
+    case 'solve': return {ok: true, solutions: req.matrices.map((m, i) => ({...solve(m), ...(req.mixes ? {model: expected(m, req.mixes[i])} : {})}))};
     default: return {ok: false, error: `unknown op ${JSON.stringify(req.op)}`};
   }
 }
