@@ -30,7 +30,10 @@ from randbot.lookahead.worker import SimWorkerError, shared_worker
 log = logging.getLogger("randbot.lookahead")
 
 RULES = ("nash", "maximin", "mean", "model")
-GRACE_MS = 120.0  # waited past the think time for the worker's answer (its own overhead)
+# Waited past the think time for the worker's answer (its last turn, the answer's transfer, a
+# busy machine): at least GRACE_MS, or GRACE_SHARE of the think time.
+GRACE_MS = 120.0
+GRACE_SHARE = 0.5
 
 
 @dataclass
@@ -105,7 +108,8 @@ def collect(
     pending: Pending, leaf_value: Callable[[dict, World], float | None] | None
 ) -> SearchResult:
     waited_ms = (time.perf_counter() - pending.started) * 1000
-    timeout_s = max(0.0, pending.settings.think_ms + GRACE_MS - waited_ms) / 1000
+    grace = max(GRACE_MS, GRACE_SHARE * pending.settings.think_ms)
+    timeout_s = max(0.0, pending.settings.think_ms + grace - waited_ms) / 1000
     answer = shared_worker().result(pending.rid, timeout_s)
     if leaf_value is not None and pending.settings.leaves:
         answer = rescore(answer, pending.worlds[0], leaf_value)
