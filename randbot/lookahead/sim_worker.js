@@ -91,7 +91,8 @@ function applyPokemon(battle, mon, p, foeActive) {
   mon.boosts = Object.fromEntries(BOOSTS.map((b) => [b, (p.boosts && p.boosts[b]) || 0]));
   mon.activeTurns = p.active_turns ?? 1;
   mon.activeMoveActions = p.active_move_actions ?? mon.activeTurns;
-  if (p.last_move) mon.lastMove = Dex.moves.get(p.last_move);
+  // an ActiveMove, as in a real battle: toJSON keeps a plain Move only as a string
+  if (p.last_move) mon.lastMove = battle.dex.getActiveMove(p.last_move);
   for (const [id, fields] of Object.entries(p.volatiles || {})) addVolatile(battle, mon, id, fields, foeActive);
 }
 
