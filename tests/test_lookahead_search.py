@@ -75,6 +75,21 @@ def test_no_values_keeps_the_bot_choice_and_says_why() -> None:
     assert kept.target == "psychic" and kept.notes["search"]["fallback"] == "no complete world"
 
 
+def test_a_world_cut_short_by_the_deadline_is_left_out() -> None:
+    answer = _answer([[0]] * 3, [[0]] * 3, [0.30, 0.10, None], [-0.5, 0.9, None])
+    answer["worlds"][1]["complete"] = False
+    result = combine(answer, "nash")
+    assert result.values == pytest.approx({"move moonblast": 0.3, "move psychic": 0.1})
+    assert result.worlds == 1
+
+
+def test_a_bot_choice_the_search_did_not_reach_stands() -> None:
+    result = combine(_answer([[0]] * 3, [[0]] * 3, [0.30, None, None], [0.30, None, None]), "nash")
+    kept = check(result, _decision("psychic"), WORLD, margin=0.0)
+    assert kept.target == "psychic" and kept.rule == "plan-stay"
+    assert kept.notes["search"]["unsearched"] is True
+
+
 @pytest.mark.integration
 @pytest.mark.parametrize("leaf", ["static", "planner"])
 def test_recorded_battle_decisions_carry_the_search_figures(explain_battle, leaf: str) -> None:

@@ -97,6 +97,8 @@ def start(
         ours=ours,
         samples=settings.samples,
         deadline_ms=settings.think_ms,
+        # the same wall-clock end whichever battle's request the worker is busy with
+        deadline_at=time.time() * 1000 + settings.think_ms,
         seed=seed + 1,
         rollout_turns=settings.rollout_turns,
         leaves=settings.leaves,
@@ -162,7 +164,9 @@ def combine(answer: dict, rule: str) -> SearchResult:
     totals: dict[str, float] = {}
     weights: dict[str, float] = {}
     feared: dict[str, str] = {}
-    for world in answer["worlds"]:
+    # A world the deadline cut short has values for its first rows only: its choices would be
+    # ranked against a different set of worlds than the others', so it is left out.
+    for world in (w for w in answer["worlds"] if w.get("complete")):
         values = world.get(rule) or []
         for a, choice in enumerate(world["ours"]):
             if a < len(values) and values[a] is not None:
@@ -217,8 +221,8 @@ def finish(
 
 
 def check(result: SearchResult, decision: Decision, world: World, margin: float) -> Decision:
-    """The bot's choice stands unless the search's best beats it by more than `margin` (or the
-    search has no value for it); the decision's notes carry the search's figures either way."""
+    """The bot's choice stands unless the search's best beats it by more than `margin` (a choice
+    the search has no value for stands too); the decision's notes carry the search's figures."""
     if not result.values:
         decision.notes["search"] = {"fallback": "no complete world", "turns": result.turns}
         return decision
@@ -238,8 +242,10 @@ def check(result: SearchResult, decision: Decision, world: World, margin: float)
         "values": [[_label(c, world), round(v, 3)] for c, v in ranked[:4]],
     }
     chosen = own
-    if own_value is None or best_value > own_value + margin:
+    if own is None or (own_value is not None and best_value > own_value + margin):
         chosen = best
+    elif own_value is None:
+        summary["unsearched"] = True  # the bot's choice was not simulated: it stands
     if chosen in result.feared:
         summary["feared"] = result.feared[chosen]
     if chosen != own:

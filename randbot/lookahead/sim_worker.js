@@ -5,7 +5,9 @@
 //   {"id", "op": "ping"}                         -> {"id", "ok": true, "pid"}
 //   {"id", "op": "build", "spec"}                -> {"id", "ok": true, "state": summary}
 //   {"id", "op": "search", "worlds": [{"spec", "weight", "theirs"?}], "ours": [choice...],
-//    "samples", "deadline_ms", "seed"}           -> {"id", "ok": true, "worlds": [...], "turns", "ms"}
+//    "samples", "deadline_ms", "deadline_at"?, "seed"} -> {"id", "ok": true, "worlds": [...], "turns", "ms"}
+//     ("deadline_at", in epoch ms, caps the time a request waited in the queue behind another
+//     battle's: a search answered after its caller gave up is wasted work)
 //   {"id", "op": "solve", "matrices": [matrix...]} -> {"id", "ok": true, "solutions": [...]}
 //   anything that fails                          -> {"id", "ok": false, "error": "what failed"}
 //
@@ -484,7 +486,7 @@ function solve(matrix) {
 
 function search(req) {
   const started = Date.now();
-  const deadline = started + (req.deadline_ms || 250);
+  const deadline = Math.min(started + (req.deadline_ms || 250), req.deadline_at || Infinity);
   const samples = Math.max(1, req.samples || 1);
   const baseSeed = req.seed || 1;
   let turns = 0;
