@@ -122,3 +122,25 @@ def test_closing_leaves_no_process() -> None:
     proc = w._proc
     w.close()
     assert proc is not None and proc.poll() is not None
+
+
+def test_likely_luck_values_a_cell_by_its_likely_outcome_whatever_the_seed(
+    worker: SimWorker,
+) -> None:
+    def matrix(luck: str, seed: int) -> list:
+        answer = worker.request(
+            "search",
+            worlds=[{"spec": _spec(), "weight": 1.0}],
+            samples=1,
+            deadline_ms=10000,
+            seed=seed,
+            luck=luck,
+        )
+        return answer["worlds"][0]["matrix"], answer["turns"]
+
+    (likely_a, turns_a), (likely_b, _) = matrix("likely", 1), matrix("likely", 2)
+    assert likely_a == likely_b  # no dice: the seed changes nothing
+    sampled = [matrix("sampled", seed)[0] for seed in (1, 2, 3)]
+    assert any(m != sampled[0] for m in sampled[1:])  # real dice: it does
+    cells = sum(1 for row in likely_a for v in row if v is not None)
+    assert turns_a > cells  # cells whose first coin could go either way are played twice

@@ -85,6 +85,9 @@ class BotConfig:
     # deep, plus the static score's non-HP part).
     search_leaf: str = "static"
     search_leaf_depth: int = 4
+    # Chance in a simulated turn: "likely" (the likely outcome of every roll, and both sides of the
+    # first coin that could go either way, weighted) or "sampled" (one seeded throw of the dice).
+    search_luck: str = "likely"
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -111,6 +114,8 @@ class BotConfig:
             )
         if config.search_leaf not in ("static", "planner"):
             raise RandbotError(f"search_leaf must be static or planner, not {config.search_leaf!r}")
+        if config.search_luck not in ("likely", "sampled"):
+            raise RandbotError(f"search_luck must be likely or sampled, not {config.search_luck!r}")
         if config.think_ms <= 0:
             raise RandbotError(f"think_ms must be positive, not {config.think_ms}")
         return config

@@ -154,6 +154,7 @@ def _start_search(
         tera_cost=config.search_tera_cost,
         rollout_turns=config.search_rollout_turns,
         leaves=config.search_leaf == "planner",
+        luck=config.search_luck,
     )
     try:
         return lookahead.start(sit, settings, last_moves, allow_tera=config.tera)

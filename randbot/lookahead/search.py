@@ -52,6 +52,7 @@ class SearchSettings:
     tera_cost: float = 0.03
     rollout_turns: int = 0  # turns both sides play their strongest move after the one searched
     leaves: bool = False  # the worker reports where each turn led, for a leaf value in Python
+    luck: str = "likely"  # chance in a simulated turn: "likely" outcomes, or "sampled" dice
 
 
 @dataclass
@@ -102,6 +103,7 @@ def start(
         seed=seed + 1,
         rollout_turns=settings.rollout_turns,
         leaves=settings.leaves,
+        luck=settings.luck,
     )
     return Pending(rid, worlds, ours, time.perf_counter(), settings)
 
@@ -146,6 +148,11 @@ def rescore(answer: dict, world: World, leaf_value: Callable[[dict, World], floa
 
 def _leaf_or(leaf_value, leaf: dict, world: World, own: float) -> float:
     value = leaf_value(leaf, world)
+    if value is not None and leaf.get("mix"):
+        # the cell was played both ways on its first coin: its leaves weighted by their odds
+        other = leaf_value(leaf["mix"]["other"], world)
+        p = float(leaf["mix"]["p"])
+        value = None if other is None else p * value + (1 - p) * other
     return own if value is None else value
 
 

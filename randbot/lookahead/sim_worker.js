@@ -5,7 +5,7 @@
 //   {"id", "op": "ping"}                         -> {"id", "ok": true, "pid"}
 //   {"id", "op": "build", "spec"}                -> {"id", "ok": true, "state": summary}
 //   {"id", "op": "search", "worlds": [{"spec", "weight", "theirs"?}], "ours": [choice...],
-//    "samples", "deadline_ms", "deadline_at"?, "seed"} -> {"id", "ok": true, "worlds": [...], "turns", "ms"}
+//    "samples", "deadline_ms", "deadline_at"?, "seed", "luck"?} -> {"id", "ok": true, "worlds": [...], "turns", "ms"}
 //     ("deadline_at", in epoch ms, caps the time a request waited in the queue behind another
 //     battle's: a search answered after its caller gave up is wasted work)
 //   {"id", "op": "solve", "matrices": [matrix...]} -> {"id", "ok": true, "solutions": [...]}
@@ -370,10 +370,51 @@ function rollout(battle, turns) {
   resolveSwitches(battle);
 }
 
-function playTurn(rootJSON, ours, theirs, seed, unseen = 0, rolloutTurns = 0) {
+// ---------------------------------------------------------------- chance
+
+// Chance played by its likely outcome: the middle damage roll, no critical hit, no secondary
+// effect short of a sure one, the likelier side of every coin (accuracy, a 30% paralysis).
+// A one-sample turn with real dice ranks choices by their luck (a crit in one cell, a miss in
+// another); here each cell is worth its likely outcome and, for the first coin that could go
+// either way, the other outcome weighted by its probability (`flipAt` plays that one flipped).
+const SURE = 0.9; // a coin at least this likely (or at most 1 - SURE) is not branched on
+
+class LikelyPRNG {
+  constructor(flipAt = -1) {
+    this.flipAt = flipAt;
+    this.coins = []; // probability of the outcome played, for each coin that could go either way
+    this.startingSeed = '1,1,1,1';
+  }
+  random(from, to) {
+    if (from === undefined) return 0.5;
+    if (!to) return from === 100 ? 99 : Math.floor((from - 1) / 2); // random(100): secondaries
+    return Math.floor((from + to - 1) / 2);
+  }
+  randomChance(numerator, denominator) {
+    const p = numerator / denominator;
+    if (p >= SURE) return true;
+    if (p <= 1 - SURE) return false;
+    const likely = p >= 0.5;
+    const outcome = this.coins.length === this.flipAt ? !likely : likely;
+    this.coins.push(outcome ? p : 1 - p);
+    return outcome;
+  }
+  sample(items) {
+    return items[Math.floor(items.length / 2)];
+  }
+  shuffle() {} // speed ties keep their order
+  getSeed() {
+    return this.startingSeed;
+  }
+  clone() {
+    return new LikelyPRNG(this.flipAt);
+  }
+}
+
+function playTurn(rootJSON, ours, theirs, seed, unseen = 0, rolloutTurns = 0, prng = null) {
   const battle = Battle.fromJSON(rootJSON);
   battle.send = NOOP;
-  battle.prng = new PRNG(seed);
+  battle.prng = prng || new PRNG(seed);
   if (!battle.choose('p1', ours)) return {illegal: 'ours'};
   if (!battle.choose('p2', theirs)) return {illegal: 'theirs'};
   resolveSwitches(battle);
@@ -512,13 +553,25 @@ function search(req) {
         for (let b = 0; b < theirs.length; b++) {
           if (badTheirs.has(b)) continue;
           if (Date.now() >= deadline) { timedOut = true; complete = false; break outer; }
-          const res = playTurn(rootJSON, ours[a], theirs[b], seed, unseen, req.rollout_turns || 0);
+          const likely = req.luck === 'likely' ? new LikelyPRNG() : null;
+          let res = playTurn(rootJSON, ours[a], theirs[b], seed, unseen, req.rollout_turns || 0, likely);
           turns++;
+          if (likely && likely.coins.length && res.value !== undefined && Date.now() < deadline) {
+            const p = likely.coins[0];
+            const other = playTurn(rootJSON, ours[a], theirs[b], seed, unseen, req.rollout_turns || 0, new LikelyPRNG(0));
+            turns++;
+            if (other.value !== undefined) {
+              const value = p * res.value + (1 - p) * other.value;
+              // the leaf of the likelier outcome stands for the cell; its value is the mix
+              if (leaves) leaves[a][b] = {...leafRecord(res.battle), mix: {p, other: leafRecord(other.battle)}};
+              res = {value, battle: null};
+            }
+          }
           if (res.illegal === 'ours') { badOurs.add(a); break; }
           if (res.illegal === 'theirs') { badTheirs.add(b); continue; }
           sums[a][b] += res.value;
           counts[a][b]++;
-          if (leaves) leaves[a][b] = leafRecord(res.battle);
+          if (leaves && res.battle) leaves[a][b] = leafRecord(res.battle);
         }
       }
     }
