@@ -17,13 +17,14 @@ LeafValue = Callable[[dict, World], "float | None"]
 
 
 def planner_leaves(t: Tactics, config: BotConfig, budget_ms: float) -> LeafValue:
-    """A leaf evaluator sharing one planner (and its transposition table) across the leaves;
-    None for a leaf it could not value in its time budget (the worker's own score is used)."""
+    """A leaf evaluator sharing one planner (and its transposition table) across the leaves; a
+    leaf past its time budget gets the planner's static leaf (its `counts` say how many)."""
     base, _ours, _theirs = build_planner(t, config)
     planner = Planner(base.rates, Deadline(budget_ms), config.search_leaf_depth, base.fights)
     ours_known = set(t.sit.ours)
     theirs_known = set(t.sit.enemies)
-    memo: dict[tuple, float | None] = {}
+    memo: dict[tuple, float] = {}
+    counts = {"valued": 0, "cut": 0}
 
     def team(hps: list[float], keys: list[str], known: set[str]) -> Team:
         return tuple(
@@ -46,9 +47,14 @@ def planner_leaves(t: Tactics, config: BotConfig, budget_ms: float) -> LeafValue
                     ours, theirs, i, j, config.search_leaf_depth, -math.inf, math.inf
                 )
             except _Timeout:
-                memo[key] = None
-        v = memo[key]
-        return None if v is None else v + float(leaf.get("x", 0.0))
+                # past the budget: the planner's own leaf, on the same scale, so a matrix never
+                # mixes the planner's values with the worker's
+                memo[key] = planner.leaf(ours, theirs)
+                counts["cut"] += 1
+        counts["valued"] += 1
+        return memo[key] + float(leaf.get("x", 0.0))
+
+    value.counts = counts  # type: ignore[attr-defined]
 
     return value
 

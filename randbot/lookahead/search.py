@@ -72,6 +72,7 @@ class SearchResult:
     ms: float
     timed_out: bool
     feared: dict[str, str] = field(default_factory=dict)  # our choice -> enemy reply it fears most
+    leaves: dict[str, int] | None = None  # leaves the planner valued, and those cut by its budget
 
 
 def start(
@@ -143,6 +144,9 @@ def rescore(answer: dict, world: World, leaf_value: Callable[[dict, World], floa
     for w, solution in zip(worlds, solved["solutions"], strict=True):
         w.update(solution)
     answer["rescored"] = True
+    counts = getattr(leaf_value, "counts", None)
+    if counts:
+        answer["leaves"] = dict(counts)
     return answer
 
 
@@ -191,6 +195,7 @@ def combine(answer: dict, rule: str) -> SearchResult:
         ms=float(answer.get("ms", 0.0)),
         timed_out=bool(answer.get("timed_out")),
         feared=feared,
+        leaves=answer.get("leaves"),
     )
 
 
@@ -247,6 +252,7 @@ def check(result: SearchResult, decision: Decision, world: World, margin: float)
         "ms": result.ms,
         "timed_out": result.timed_out,
         "values": [[_label(c, world), round(v, 3)] for c, v in ranked[:4]],
+        **({"leaves": result.leaves} if result.leaves else {}),
     }
     chosen = own
     if own is None or (own_value is not None and best_value > own_value + margin):
