@@ -124,3 +124,21 @@ def test_rescoring_replaces_cells_and_solves_again() -> None:
     assert world["mix"] == pytest.approx([0.0, 1.0], abs=1e-3)  # the enemy's only sensible reply
     assert world["model"][0] == pytest.approx(0.25 * 0.5 - 0.75 * 0.5)
     assert out["rescored"]
+
+
+@pytest.mark.integration
+def test_a_world_with_a_leaf_the_planner_could_not_value_is_left_out() -> None:
+    from randbot.lookahead.search import rescore
+
+    leaf = {"o": {"hp": [1.0], "active": 0}, "t": {"hp": [1.0], "active": 0}, "end": None, "x": 0}
+    answer = {
+        "worlds": [
+            {"weight": 1.0, "ours": ["move a", "move b"], "theirs": ["move c"],
+             "matrix": [[0.1], [0.2]], "leaves": [[leaf], [leaf]], "complete": True,
+             "model_mix": [1.0]},
+        ],
+    }  # fmt: skip
+    values = iter([1.5, None])
+    out = rescore(answer, WORLD, lambda _leaf, _world: next(values))
+    assert out["worlds"][0]["complete"] is False
+    assert combine(out, "nash").values == {}

@@ -17,8 +17,8 @@ LeafValue = Callable[[dict, World], "float | None"]
 
 
 def planner_leaves(t: Tactics, config: BotConfig, budget_ms: float) -> LeafValue:
-    """A leaf evaluator sharing one planner (and its transposition table) across the leaves; a
-    leaf past its time budget gets the planner's static leaf (its `counts` say how many)."""
+    """A leaf evaluator sharing one planner (and its transposition table) across the leaves; None
+    for a leaf past its time budget (its `counts` say how many were valued and cut)."""
     base, _ours, _theirs = build_planner(t, config)
     planner = Planner(base.rates, Deadline(budget_ms), config.search_leaf_depth, base.fights)
     ours_known = set(t.sit.ours)
@@ -47,10 +47,10 @@ def planner_leaves(t: Tactics, config: BotConfig, budget_ms: float) -> LeafValue
                     ours, theirs, i, j, config.search_leaf_depth, -math.inf, math.inf
                 )
             except _Timeout:
-                # past the budget: the planner's own leaf, on the same scale, so a matrix never
-                # mixes the planner's values with the worker's
-                memo[key] = planner.leaf(ours, theirs)
+                # past the budget: no value (neither the worker's score nor the planner's static
+                # leaf is on the scale of a searched value; the world is left out)
                 counts["cut"] += 1
+                return None
         counts["valued"] += 1
         return memo[key] + float(leaf.get("x", 0.0))
 

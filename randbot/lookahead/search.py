@@ -9,6 +9,7 @@ logged. Any failure (worker crash, timeout, bad state) keeps the bot's choice an
 
 from __future__ import annotations
 
+import json
 import logging
 import time
 import zlib
@@ -118,6 +119,11 @@ def collect(
     answer = shared_worker().result(pending.rid, timeout_s)
     if leaf_value is not None and pending.settings.leaves:
         answer = rescore(answer, pending.worlds[0], leaf_value)
+    if log.isEnabledFor(logging.DEBUG):
+        for w in answer.get("worlds", []):
+            log.debug(
+                "world %s", json.dumps({k: w.get(k) for k in ("ours", "theirs", "matrix", "mix")})
+            )
     return combine(answer, pending.settings.rule)
 
 
@@ -130,11 +136,18 @@ def rescore(answer: dict, world: World, leaf_value: Callable[[dict, World], floa
     for w in worlds:
         w["matrix"] = [
             [
-                _leaf_or(leaf_value, leaf, world, v) if v is not None and leaf else v
+                _planner_value(leaf_value, leaf, world) if v is not None and leaf else v
                 for v, leaf in zip(row, leaves, strict=True)
             ]
             for row, leaves in zip(w["matrix"], w["leaves"], strict=True)
         ]
+        if any(
+            v is None and leaf
+            for row, leaves in zip(w["matrix"], w["leaves"], strict=True)
+            for v, leaf in zip(row, leaves, strict=True)
+        ):
+            # a cell the planner could not value: the world's values would mix two scales
+            w["complete"] = False
     solved = shared_worker().request(
         "solve",
         timeout_s=2.0,
@@ -150,14 +163,14 @@ def rescore(answer: dict, world: World, leaf_value: Callable[[dict, World], floa
     return answer
 
 
-def _leaf_or(leaf_value, leaf: dict, world: World, own: float) -> float:
+def _planner_value(leaf_value, leaf: dict, world: World) -> float | None:
     value = leaf_value(leaf, world)
     if value is not None and leaf.get("mix"):
         # the cell was played both ways on its first coin: its leaves weighted by their odds
         other = leaf_value(leaf["mix"]["other"], world)
         p = float(leaf["mix"]["p"])
         value = None if other is None else p * value + (1 - p) * other
-    return own if value is None else value
+    return value
 
 
 def charge_tera(result: SearchResult, decision: Decision, cost: float) -> SearchResult:
