@@ -123,3 +123,30 @@ def test_report_combines_logs_of_several_evaluations(tmp_path: Path) -> None:
     assert document["battles"] == 60
     assert all(r["battles"] == 20 for r in document["results"])
     assert (tmp_path / "both" / "results.md").exists()
+
+
+def test_think_ms_sets_every_randbot_player_and_no_other() -> None:
+    import io
+
+    from randbot.bot.options import think_overrides
+    from randbot.evaluate.worker import Worker
+
+    worker = Worker(io.StringIO(), "ws://unused", "gen9randombattle", 1, 60.0, False,
+                    think_overrides(150))  # fmt: skip
+    config = worker._bot_kwargs("randbot-noinfer")["bot_config"]
+    assert config.search and config.think_ms == 150 and not config.inference  # variant kept
+    assert worker._bot_kwargs("heuristic") == {}
+    assert think_overrides(0) == {"search": False} and think_overrides(None) == {}
+
+
+def test_think_ms_below_zero_is_one_clear_error(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-m", "randbot", "evaluate", "--players", "randbot,random",
+         "--think-ms", "-5", "--out", str(tmp_path / "out")],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode != 0
+    assert done.stderr.strip().splitlines()[-1].endswith("--think-ms must be 0 or more, not -5")

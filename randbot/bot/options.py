@@ -46,9 +46,14 @@ def bot_kwargs(args: argparse.Namespace, player_cls: type) -> dict[str, Any]:
         config = BotConfig.from_file(path) if path else BotConfig()
         name = getattr(args, "player", "randbot")
         config = config.with_overrides(VARIANTS.get(name, {}))
-        if think_ms is not None:
-            config = config.with_overrides(
-                {"search": think_ms > 0, "think_ms": think_ms or config.think_ms}
-            )
+        config = config.with_overrides(think_overrides(think_ms))
         kwargs["bot_config"] = config
     return kwargs
+
+
+def think_overrides(think_ms: float | None) -> dict[str, Any]:
+    """The bot settings `--think-ms N` stands for: the lookahead on for N > 0 with that time,
+    off for 0; nothing for None."""
+    if think_ms is None:
+        return {}
+    return {"search": think_ms > 0, **({"think_ms": think_ms} if think_ms > 0 else {})}

@@ -27,6 +27,7 @@ from typing import Any
 
 from tqdm import tqdm
 
+from randbot.bot.options import think_overrides
 from randbot.errors import RandbotError, ServerError
 from randbot.evaluate.plan import pairs, plan_jobs
 from randbot.evaluate.pool import Pool, PoolSettings
@@ -58,6 +59,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--external", action="append", default=[], metavar="NAME",
                         help="an outside bot logged into --server as NAME that accepts challenges (repeatable)")  # fmt: skip
     parser.add_argument("--battles", type=int, default=100, help="battles per pair (default 100)")
+    parser.add_argument(
+        "--think-ms",
+        type=float,
+        metavar="N",
+        help="every randbot player's lookahead time per decision (0: no lookahead)",
+    )
     parser.add_argument("--format", default="gen9randombattle", help="battle format")
     parser.add_argument(
         "--servers",
@@ -115,6 +122,8 @@ def _validate(args: argparse.Namespace) -> tuple[list[str], str]:
             raise RandbotError(f"--{option} must be at least 1")
     if args.servers > 16:
         raise RandbotError("--servers above 16 only slows a machine down")
+    if args.think_ms is not None and args.think_ms < 0:
+        raise RandbotError(f"--think-ms must be 0 or more, not {args.think_ms:g}")
     battle_format = check_format(args.format)
     players = _player_list(args.players)
     if args.vs:
@@ -250,7 +259,7 @@ def run(args: argparse.Namespace) -> int:
     config: dict[str, Any] = {
         "players": roster, "vs": args.vs, "externals": [to_id(e) for e in args.external],
         "format": battle_format, "chunk": args.chunk, "battles": args.battles, "seed": seed,
-        "servers": args.servers, "concurrency": args.concurrency,
+        "servers": args.servers, "concurrency": args.concurrency, "think_ms": args.think_ms,
         "command": "randbot evaluate " + " ".join(shlex.quote(a) for a in sys.argv[2:]) if sys.argv[1:2] == ["evaluate"] else None,
         "versions": _versions(),
     }  # fmt: skip
@@ -281,6 +290,7 @@ def run(args: argparse.Namespace) -> int:
     settings = PoolSettings(
         battle_format=battle_format, servers=args.servers, concurrency=args.concurrency,
         stall_seconds=args.stall_seconds, seed=seed, server_url=args.server, worker_log_dir=out / "workers",
+        bot_overrides=think_overrides(config.get("think_ms")),
     )  # fmt: skip
     bar = tqdm(
         total=total,

@@ -42,6 +42,7 @@ class PoolSettings:
     server_url: str | None = None
     worker_log_dir: Path | None = None
     max_restarts: int = 5  # per slot, in a row without a finished battle in between
+    bot_overrides: dict[str, Any] | None = None  # settings for every randbot player (--think-ms)
 
     @property
     def silence_limit(self) -> float:
@@ -78,6 +79,8 @@ class WorkerSlot:
             "--concurrency", str(self.settings.concurrency),
             "--stall-seconds", str(self.settings.stall_seconds),
         ]  # fmt: skip
+        if self.settings.bot_overrides:
+            command += ["--bot-overrides", json.dumps(self.settings.bot_overrides)]
         if self.settings.server_url:
             command += ["--server", self.settings.server_url]
         else:

@@ -48,8 +48,10 @@ class Worker:
         concurrency: int,
         stall_seconds: float,
         seeded: bool = False,
+        bot_overrides: dict[str, Any] | None = None,
     ) -> None:
         self.seeded = seeded  # our own server deals teams from each job's key
+        self.bot_overrides = bot_overrides or {}
         self.out = out
         self.url = url
         self.battle_format = battle_format
@@ -73,8 +75,20 @@ class Worker:
                 max_concurrent_battles=self.concurrency,
                 log_level=logging.CRITICAL,
                 keep_finished=2 * self.concurrency,
+                **self._bot_kwargs(name),
             )
         return self._players[name]
+
+    def _bot_kwargs(self, name: str) -> dict[str, Any]:
+        """A randbot player's settings: its variant's, then the evaluation's overrides."""
+        from randbot.bot.config import VARIANTS, BotConfig
+        from randbot.bot.player import RandBot
+        from randbot.players.registry import player_class
+
+        if not self.bot_overrides or not issubclass(player_class(name), RandBot):
+            return {}
+        config = BotConfig().with_overrides(VARIANTS.get(name, {}))
+        return {"bot_config": config.with_overrides(self.bot_overrides)}
 
     def play(self, job: dict[str, Any]) -> None:
         random.seed(job["seed"])
@@ -158,6 +172,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--stall-seconds", type=float, default=120.0)
     parser.add_argument("--server", help="websocket URL to use instead of starting a server")
     parser.add_argument("--battle-seed", help="seed our own server's teams (per job, see above)")
+    parser.add_argument("--bot-overrides", help="JSON settings for every randbot player")
     args = parser.parse_args(argv)
 
     # stdout is the protocol channel: keep a private handle on it, and send anything else
@@ -178,7 +193,10 @@ def main(argv: list[str] | None = None) -> int:
             stack.callback(stopping.set)  # unwinds first: the server's coming stop is no crash
             url = server.websocket_url
         seeded = server is not None and args.battle_seed is not None
-        worker = Worker(out, url, args.format, args.concurrency, args.stall_seconds, seeded)
+        overrides = json.loads(args.bot_overrides) if args.bot_overrides else None
+        worker = Worker(
+            out, url, args.format, args.concurrency, args.stall_seconds, seeded, overrides
+        )
         if server is not None:
             threading.Thread(
                 target=_watch_server, args=(server, worker, stopping), daemon=True
