@@ -142,3 +142,14 @@ def test_a_world_with_a_leaf_the_planner_could_not_value_is_left_out() -> None:
     out = rescore(answer, WORLD, lambda _leaf, _world: next(values))
     assert out["worlds"][0]["complete"] is False
     assert combine(out, "nash").values == {}
+
+
+def test_attack_scope_swaps_attacks_only() -> None:
+    values = {"move moonblast": 0.1, "move psychic": 0.2, "move calmmind": 0.9, "switch 2": 0.8}
+    result = combine({"turns": 4, "worlds": []}, "nash")
+    result.values = dict(values)
+    swapped = check(result, _decision("moonblast"), WORLD, margin=0.05, scope="attacks")
+    assert (swapped.target, swapped.rule) == ("psychic", "search")  # not Calm Mind, not a switch
+    result.values = dict(values)
+    kept = check(result, _decision("calmmind"), WORLD, margin=0.0, scope="attacks")
+    assert kept.target == "calmmind" and "overrode" not in kept.notes["search"]

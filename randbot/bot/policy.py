@@ -155,6 +155,7 @@ def _start_search(
         rollout_turns=config.search_rollout_turns,
         leaves=config.search_leaf == "planner",
         luck=config.search_luck,
+        scope=config.search_scope,
     )
     try:
         return lookahead.start(sit, settings, last_moves, allow_tera=config.tera)

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from randbot.bot.decision import Decision
+from randbot.bot.movefacts import move_facts
 from randbot.lookahead.state import (
     World,
     build_worlds,
@@ -54,6 +55,11 @@ class SearchSettings:
     rollout_turns: int = 0  # turns both sides play their strongest move after the one searched
     leaves: bool = False  # the worker reports where each turn led, for a leaf value in Python
     luck: str = "likely"  # chance in a simulated turn: "likely" outcomes, or "sampled" dice
+    # Which of the bot's choices the search may replace: "all", or "attacks" (a damaging move by
+    # another, tera as the bot chose). A one-turn search with the planner at its leaves sees a
+    # turn that changes nothing (Protect, Roost at full HP) at the planner's own root value, but
+    # an attack's turn played out exactly: it favours waiting. Attacks against attacks are fair.
+    scope: str = "all"
 
 
 @dataclass
@@ -242,23 +248,45 @@ def finish(
         log.warning("search fell back to the bot's choice: %s", error)
         return decision
     result = charge_tera(result, decision, pending.settings.tera_cost)
-    return check(result, decision, pending.worlds[0], pending.settings.margin)
+    return check(
+        result, decision, pending.worlds[0], pending.settings.margin, pending.settings.scope
+    )
 
 
-def check(result: SearchResult, decision: Decision, world: World, margin: float) -> Decision:
+def _attack(choice: str) -> bool:
+    parts = choice.split()
+    if parts[0] != "move":
+        return False
+    facts = move_facts(parts[1])
+    return facts is not None and facts.category != "Status"
+
+
+def eligible(choice: str, own: str | None, scope: str) -> bool:
+    """May the search play `choice` instead of the bot's `own` under `scope`?"""
+    if scope == "all" or own is None:
+        return True
+    tera = choice.endswith("terastallize") == own.endswith("terastallize")
+    return tera and _attack(own) and _attack(choice)
+
+
+def check(
+    result: SearchResult, decision: Decision, world: World, margin: float, scope: str = "all"
+) -> Decision:
     """The bot's choice stands unless the search's best beats it by more than `margin` (a choice
     the search has no value for stands too); the decision's notes carry the search's figures."""
     if not result.values:
         decision.notes["search"] = {"fallback": "no complete world", "turns": result.turns}
         return decision
     ranked = sorted(result.values.items(), key=lambda kv: -kv[1])
-    best, best_value = ranked[0]
     own = (
         choice_of(decision.kind, decision.target, decision.tera, world)
         if decision.kind in ("move", "switch") and decision.target
         else None
     )
     own_value = result.values.get(own) if own else None
+    best, best_value = next(
+        ((c, v) for c, v in ranked if c == own or eligible(c, own, scope)), ranked[0]
+    )
     summary: dict[str, Any] = {
         "worlds": result.worlds,
         "turns": result.turns,
