@@ -7,15 +7,14 @@ import logging
 from collections.abc import Iterator
 from pathlib import Path
 
-import orjson
 import pytest
 from poke_env.battle import Battle
 
 from randbot.bot.config import BotConfig
 from randbot.bot.player import RandBot
+from randbot.replay import replay_messages
 
 FIXTURES = Path(__file__).parent / "fixtures" / "bot"
-IGNORED = {"t:", "expire", "uhtmlchange", "tempnotify", "tempnotifyoff"}
 
 
 def load(name: str = "battles-vs-heuristic.json") -> dict:
@@ -23,26 +22,9 @@ def load(name: str = "battles-vs-heuristic.json") -> dict:
 
 
 def decision_points(record: dict) -> Iterator[Battle]:
-    """Yields the battle at every request that asks us for a choice (after poke-env parsed it)."""
-    battle = Battle(record["tag"], record["username"], logging.getLogger("replay"), gen=9)
-    for chunk in record["messages"]:
-        for split in chunk[1:]:
-            if not split or len(split) == 1:
-                continue
-            if split[1] == "":
-                battle.parse_message(split)
-            elif split[1] in IGNORED:
-                continue
-            elif split[1] == "request":
-                if split[2]:
-                    request = orjson.loads(split[2])
-                    battle.parse_request(request)
-                    if not request.get("wait") and not request.get("teamPreview"):
-                        yield battle
-            elif split[1] in ("win", "tie", "error", "bigerror", "showteam"):
-                continue
-            else:
-                battle.parse_message(split)
+    """The battle at every request that asks us for a choice (after poke-env parsed it)."""
+    for battle, _request in replay_messages(record["tag"], record["username"], record["messages"]):
+        yield battle
 
 
 REQUIRED = {"battle", "turn", "phase", "rule", "choice", "candidates", "assumed", "ms"}
@@ -137,31 +119,21 @@ def test_a_switch_in_after_our_pivot_takes_the_hit_of_an_enemy_yet_to_move():
     record = load("pivot-vs-heuristic.json")["battles"][0]
     player._note_actions(record["messages"][0])  # (the battle's first chunk names the room)
     pivots = faints = 0
-    battle = Battle(record["tag"], record["username"], logging.getLogger("replay"), gen=9)
-    for chunk in record["messages"]:
-        player._note_actions(chunk)
-        for split in chunk[1:]:
-            if len(split) < 2 or split[1] in IGNORED or split[1] in ("win", "tie", "showteam"):
-                continue
-            if split[1] != "request":
-                battle.parse_message(split)
-                continue
-            if not split[2]:
-                continue
-            request = orjson.loads(split[2])
-            battle.parse_request(request)
-            if request.get("wait") or not battle.force_switch:
-                continue
-            active_alive = battle.active_pokemon is not None and not battle.active_pokemon.fainted
-            to_move = player._enemy_to_move(battle)
-            player.choose_move(battle)
-            if to_move:
-                pivots += 1
-                assert active_alive
-                assert player.last_payload["rule"] in ("best-pivot-entry", "plan-entry")
-            elif not active_alive:
-                faints += 1
-                assert player.last_payload["rule"] != "best-pivot-entry"
+    for battle, _request in replay_messages(
+        record["tag"], record["username"], record["messages"], player._note_actions
+    ):
+        if not battle.force_switch:
+            continue
+        active_alive = battle.active_pokemon is not None and not battle.active_pokemon.fainted
+        to_move = player._enemy_to_move(battle)
+        player.choose_move(battle)
+        if to_move:
+            pivots += 1
+            assert active_alive
+            assert player.last_payload["rule"] in ("best-pivot-entry", "plan-entry")
+        elif not active_alive:
+            faints += 1
+            assert player.last_payload["rule"] != "best-pivot-entry"
     assert pivots >= 1 and faints >= 1
 
 
