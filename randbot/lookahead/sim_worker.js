@@ -128,7 +128,8 @@ function applyField(battle, f) {
   field.weatherState = effectState(battle, field.weather, null, f.weather ? {duration: f.weather_turns ?? 0} : {});
   field.terrain = toID(f.terrain || '');
   field.terrainState = effectState(battle, field.terrain, null, f.terrain ? {duration: f.terrain_turns ?? 0} : {});
-  field.pseudoWeather = {};
+  // the format's own rules (Sleep Clause Mod) live here too: kept
+  field.pseudoWeather = Object.fromEntries(Object.entries(field.pseudoWeather).filter(([id]) => id.endsWith('mod')));
   for (const [id, fields] of Object.entries(f.pseudo || {})) {
     field.pseudoWeather[id] = effectState(battle, id, null, {...fields});
   }

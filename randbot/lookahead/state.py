@@ -270,6 +270,16 @@ def our_pokemon(mon: Pokemon, rng: random.Random, last_move: str | None) -> dict
         "pp": _pp(mon),
         **_pokemon_state(mon, rng, last_move),
     }
+    return _choice_lock(spec, mon, last_move)
+
+
+CHOICE_ITEMS = {"choiceband", "choicespecs", "choicescarf"}
+
+
+def _choice_lock(spec: dict[str, Any], mon: Pokemon, last_move: str | None) -> dict[str, Any]:
+    """A Choice item holder that has moved since it came in is locked into that move."""
+    if mon.active and not mon.fainted and last_move and to_id(spec["item"]) in CHOICE_ITEMS:
+        spec.setdefault("volatiles", {})["choicelock"] = {"move": last_move}
     return spec
 
 
@@ -301,7 +311,7 @@ def enemy_pokemon(
     }
     if not mon.fainted:
         spec["hp_fraction"] = mon.current_hp_fraction
-    return spec
+    return _choice_lock(spec, mon, last_move)
 
 
 def _side_conditions(conditions: dict[SideCondition, int], turn: int) -> dict[str, dict]:
