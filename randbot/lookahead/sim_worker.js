@@ -110,7 +110,11 @@ function addVolatile(battle, mon, id, fields, foeActive) {
     extra.duration = extra.duration ?? 2;
     if (extra.move) mon.volatiles[extra.move] = effectState(battle, extra.move, mon, {duration: 2});
   }
-  if (id === 'typechange' && extra.types) mon.setType(extra.types, true);
+  if (id === 'typechange') {
+    // Protean, Soak...: Showdown changes the types and keeps no volatile
+    if (extra.types) mon.setType(extra.types, true);
+    return;
+  }
   mon.volatiles[id] = effectState(battle, id, mon, extra);
 }
 

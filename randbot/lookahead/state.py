@@ -87,6 +87,15 @@ EFFECT_IDS = {
 PROTO_QUARK = ("protosynthesis", "quarkdrive")
 # Effects the worker does not restore: messages, one-turn flags, or state poke-env cannot see.
 SKIPPED_EFFECTS = {"unknown", "mustrecharge"}
+# Effects the protocol announces (an ability or move activating) that Showdown keeps nowhere as
+# a volatile: a volatile of that name in a rebuilt battle is noise, or worse, a second copy.
+# (Measured by scripts/sim_fidelity.py: each was built where the real battle had none.)
+ANNOUNCED_ONLY = {
+    "stickyweb", "poltergeist", "orichalcumpulse", "hadronengine", "supremeoverlord", "healbell",
+    "aromatherapy", "terashift", "terashell", "teraformzero", "ficklebeam", "disguise", "iceface",
+    "futuresight", "doomdesire", "struggle", "synchronize", "cudchew", "battlebond", "shedskin",
+    "toxicdebris", "powerconstruct", "zerotohero", "anticipation", "forewarn", "frisk",
+}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -187,7 +196,7 @@ def _volatiles(mon: Pokemon, last_move: str | None, rng: random.Random) -> dict[
     for effect, count in mon.effects.items():
         name = to_id(effect.name.replace("_", ""))
         name = EFFECT_IDS.get(name, name)
-        if name in SKIPPED_EFFECTS:
+        if name in SKIPPED_EFFECTS or name in ANNOUNCED_ONLY or name.startswith("fallen"):
             continue
         if name.startswith(PROTO_QUARK) and name not in PROTO_QUARK:
             base = next(p for p in PROTO_QUARK if name.startswith(p))
@@ -327,6 +336,13 @@ def _side_conditions(conditions: dict[SideCondition, int], turn: int) -> dict[st
     return out
 
 
+def _turns_since(turn: int, started: int) -> int:
+    """End-of-turn countdowns a field effect has had: one per turn since it started, none for
+    one a lead set before turn 1. (poke-env restarts a weather's turn at each upkeep message, so
+    a weather older than a turn reads as one turn old: the fidelity check names it.)"""
+    return max(0, turn - max(1, int(started)))
+
+
 def _field(battle: Battle) -> dict[str, Any]:
     out: dict[str, Any] = {}
     turn = battle.turn
@@ -334,11 +350,11 @@ def _field(battle: Battle) -> dict[str, Any]:
         wid = WEATHER_IDS.get(weather)
         if wid:
             out["weather"] = wid
-            out["weather_turns"] = max(1, WEATHER_TURNS - (turn - int(started)))
+            out["weather_turns"] = max(1, WEATHER_TURNS - _turns_since(turn, started))
     pseudo: dict[str, dict] = {}
     for fld, started in battle.fields.items():
         fid = to_id(fld.name.replace("_", ""))
-        remaining = max(1, FIELD_DURATIONS.get(fid, 5) - (turn - int(started)))
+        remaining = max(1, FIELD_DURATIONS.get(fid, 5) - _turns_since(turn, started))
         if fld.is_terrain:
             out["terrain"] = fid
             out["terrain_turns"] = remaining
