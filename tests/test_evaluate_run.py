@@ -175,6 +175,8 @@ def test_an_outside_bot_is_challenged_and_recorded(showdown, tmp_path: Path) -> 
         (["--players", "random,maxpower", "--battles", "0"], "--battles must be at least 1"),
         (["--players", "random", "--external", "someone"], "--external needs --server"),
         (["--players", "random"], "at least two players"),
+        (["--compare", "random,maxpower"], "--compare A,B needs --vs X"),
+        (["--compare", "random,maxpower,babybot", "--vs", "heuristic"], "--compare takes two"),
     ],
 )
 def test_bad_input_is_one_line(args: list[str], message: str) -> None:
@@ -218,3 +220,39 @@ def test_a_seeded_worker_deals_each_chunk_the_teams_of_its_key(tmp_path: Path) -
     assert len(chunk0) == 2 and chunk0 == chunk0_again  # same key, later, after other battles
     assert not chunk0 & chunk1  # another chunk, other teams
     assert len(chunk0 & chunk0_after_one) == 1  # a replayed chunk goes on after what it played
+
+
+def test_compare_pairs_two_players_on_the_same_draws(tmp_path: Path) -> None:
+    out = tmp_path / "cmp"
+    result = subprocess.run(
+        evaluate("--compare", "maxpower,babybot", "--vs", "random", "--battles", "4", "--chunk", "2",
+                 "--servers", "1", "--concurrency", "2", "--seed", "5", "--out", str(out)),
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr[-2000:]
+    document = json.loads((out / "results.json").read_text())
+    compared = document["compare"]
+    assert compared["paired_battles"] == 4 and compared["vs"] == "random"
+    assert compared["wins"]["maxpower"] + compared["wins"]["babybot"] <= 8
+    assert 0.0 <= compared["sign_test_p"] <= 1.0
+    assert "paired on 4 team draws against random" in (out / "results.md").read_text()
+
+
+def test_compare_runs_pairs_two_evaluations_of_the_same_seed(tmp_path: Path) -> None:
+    for name, player in (("a", "maxpower"), ("b", "babybot")):
+        done = subprocess.run(
+            evaluate("--players", player, "--vs", "random", "--battles", "4", "--chunk", "2",
+                     "--servers", "1", "--concurrency", "2", "--seed", "5",
+                     "--out", str(tmp_path / name)),
+            capture_output=True, text=True, timeout=300,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr[-2000:]
+    result = subprocess.run(
+        evaluate("--compare-runs", str(tmp_path / "a"), str(tmp_path / "b"), "--vs", "random",
+                 "--json"),
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    compared = json.loads(result.stdout)
+    assert compared["paired_battles"] == 4
+    assert set(compared["wins"]) == {"maxpower", "babybot"}

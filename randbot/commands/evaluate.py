@@ -29,6 +29,7 @@ from tqdm import tqdm
 
 from randbot.bot.options import think_overrides
 from randbot.errors import RandbotError, ServerError
+from randbot.evaluate import paired
 from randbot.evaluate.plan import pairs, plan_jobs
 from randbot.evaluate.pool import Pool, PoolSettings
 from randbot.evaluate.report import json_document, markdown
@@ -55,6 +56,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--vs", metavar="X", help="play X against each other player instead of a round robin"
+    )
+    parser.add_argument(
+        "--compare-runs",
+        nargs=2,
+        metavar=("OUT_A", "OUT_B"),
+        help="pair two finished evaluations played with the same --seed, --battles and --chunk"
+        " (e.g. two commits, each from its own checkout) against --vs, and report as --compare",
+    )
+    parser.add_argument(
+        "--compare",
+        metavar="A,B",
+        help="play A and B against --vs on the same team draws and report the battles only one"
+        " of them won, a sign test and the difference with its interval",
     )
     parser.add_argument("--external", action="append", default=[], metavar="NAME",
                         help="an outside bot logged into --server as NAME that accepts challenges (repeatable)")  # fmt: skip
@@ -125,6 +139,12 @@ def _validate(args: argparse.Namespace) -> tuple[list[str], str]:
     if args.think_ms is not None and args.think_ms < 0:
         raise RandbotError(f"--think-ms must be 0 or more, not {args.think_ms:g}")
     battle_format = check_format(args.format)
+    if args.compare:
+        if not args.vs:
+            raise RandbotError("--compare A,B needs --vs X: the opponent both play")
+        args.players = args.compare
+        if len(_player_list(args.compare)) != 2:
+            raise RandbotError("--compare takes two players, A,B")
     players = _player_list(args.players)
     if args.vs:
         player_class(args.vs)
@@ -200,6 +220,38 @@ def _emit(document: dict[str, Any], out: Path, as_json: bool) -> None:
     print(f"results in {out}/results.md and results.json", file=sys.stderr)
 
 
+def compare_runs(args: argparse.Namespace) -> int:
+    """The paired table of two evaluations' logs, each of one player against --vs."""
+    if not args.vs:
+        raise RandbotError("--compare-runs needs --vs X: the opponent both runs played")
+    runs = []
+    for folder in map(Path, args.compare_runs):
+        events = ResultLog(folder / "battles.jsonl").read()
+        if not events:
+            raise RandbotError(f"no evaluation log in {folder}")
+        players = {e.get(k) for e in events if e.get("event") == "battle"
+                   for k in ("player", "opponent")} - {args.vs}  # fmt: skip
+        if len(players) != 1:
+            raise RandbotError(f"{folder} is not one player against {args.vs}")
+        runs.append((events, players.pop(), events[0].get("seed")))
+    (events_a, a, seed_a), (events_b, b, seed_b) = runs
+    if seed_a != seed_b:
+        raise RandbotError(f"the runs were dealt different teams (seeds {seed_a} and {seed_b})")
+    label_a, label_b = (
+        (a, b) if a != b else (f"{a} ({args.compare_runs[0]})", f"{b} ({args.compare_runs[1]})")
+    )
+    result = paired.compare(events_a, a, label_b, args.vs, events_b=events_b, player_b=b)
+    result["a"] = label_a
+    result["wins"] = {label_a: result["wins"].pop(a), **result["wins"]}
+    result["win_rate"] = {label_a: result["win_rate"].pop(a), **result["win_rate"]}
+    result["ci95"] = {label_a: result["ci95"].pop(a), **result["ci95"]}
+    if args.json:
+        print(json.dumps(result, indent=2))
+    else:
+        print(paired.markdown(result))
+    return 0
+
+
 def report_only(args: argparse.Namespace) -> int:
     """One report over several evaluations' logs, e.g. the baselines' round robin plus randbot
     against each of them, played at different times."""
@@ -242,6 +294,8 @@ def report_only(args: argparse.Namespace) -> int:
 def run(args: argparse.Namespace) -> int:
     if args.report:
         return report_only(args)
+    if args.compare_runs:
+        return compare_runs(args)
     players, battle_format = _validate(args)
     _check_server(args)
     out = Path(args.out or f"runs/evaluate-{time.strftime('%Y%m%d-%H%M%S')}")
@@ -327,6 +381,9 @@ def run(args: argparse.Namespace) -> int:
                 "battles_per_second": round(played / seconds, 3) if seconds else 0.0, "restarts": pool.restarts,
                 "log": str(out / "battles.jsonl")}  # fmt: skip
     document = json_document(summary, config, run_info)
+    if args.compare:
+        a, b = _player_list(args.compare)
+        document["compare"] = paired.compare(result_log.read(), a, b, args.vs)
     _emit(document, out, args.json)
     finished = sum(min(done[j.job_id], j.battles) for j in jobs)
     return 0 if finished == total else 1

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from randbot.evaluate import paired
 from randbot.evaluate.summary import Summary
 
 
@@ -75,4 +76,6 @@ def markdown(document: dict[str, Any]) -> str:
     for player, t in document["decision_ms"].items():
         row = f"| {player} | {t['p50']} | {t['p95']} | {t['max']} | {turns.get(player, '-')} |"
         lines.append(row)
+    if document.get("compare"):
+        lines += ["", paired.markdown(document["compare"]).rstrip("\n")]
     return "\n".join(lines) + "\n"

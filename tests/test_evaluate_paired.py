@@ -1,0 +1,59 @@
+"""The paired comparison of two players on the same team draws (randbot.evaluate.paired)."""
+
+from __future__ import annotations
+
+import pytest
+
+from randbot.evaluate.paired import compare, markdown, outcomes, sign_test
+
+
+def test_sign_test_known_values() -> None:
+    assert sign_test(0, 0) == 1.0
+    assert sign_test(5, 5) == 1.0
+    assert sign_test(0, 5) == pytest.approx(2 / 32)  # both tails of 5 coin flips all one way
+    assert sign_test(13, 7) == pytest.approx(0.2632, abs=1e-4)  # scipy.stats.binomtest(7, 20)
+
+
+def _battle(job: str, player: str, opponent: str, room: int, won: bool | None) -> dict:
+    return {"event": "battle", "job": job, "player": player, "opponent": opponent,
+            "tag": f"battle-gen9randombattle-{room}", "won": won}  # fmt: skip
+
+
+def test_draws_pair_by_chunk_and_deal_order_whoever_challenged() -> None:
+    events = [
+        # chunk 0: the opponent challenges; rooms numbered in the order they were dealt
+        _battle("heuristic~a~0", "heuristic", "a", 12, False),  # a won draw 1
+        _battle("heuristic~a~0", "heuristic", "a", 11, True),  # a lost draw 0
+        _battle("heuristic~b~0", "heuristic", "b", 3, False),  # b won draw 0
+        _battle("heuristic~b~0", "heuristic", "b", 4, False),  # b won draw 1
+        # chunk 1: a and b challenge
+        _battle("heuristic~a~1", "a", "heuristic", 20, True),
+        _battle("heuristic~b~1", "b", "heuristic", 9, None),  # a tie is no win
+        _battle("heuristic~a~1", "a", "heuristic", 21, True),  # b never played draw 1 of chunk 1
+    ]
+    assert outcomes(events, "a", "heuristic") == {
+        ("0", 0): False, ("0", 1): True, ("1", 0): True, ("1", 1): True,
+    }  # fmt: skip
+    result = compare(events, "a", "b", "heuristic")
+    assert result["paired_battles"] == 3
+    assert result["wins"] == {"a": 2, "b": 2}
+    assert (result["only_a"], result["only_b"]) == (1, 1)
+    assert result["difference"] == 0.0
+    assert "Won only by a: 1; only by b: 1" in markdown(result)
+
+
+def test_difference_interval_is_the_paired_one() -> None:
+    # 100 draws: 10 won only by a, 2 only by b, the rest alike
+    events = []
+    for i in range(100):
+        a_won = i < 10 or i >= 40
+        b_won = 10 <= i < 12 or i >= 40
+        events.append(_battle("x~a~0", "a", "x", i, a_won))
+        events.append(_battle("x~b~0", "b", "x", i, b_won))
+    result = compare(events, "a", "b", "x")
+    assert (result["only_a"], result["only_b"]) == (10, 2)
+    assert result["difference"] == pytest.approx(0.08)
+    low, high = result["difference_ci95"]
+    # Wald: 1.96 * sqrt(12 - 100 * 0.08^2) / 100
+    assert (low, high) == pytest.approx((0.08 - 0.0661, 0.08 + 0.0661), abs=2e-4)
+    assert result["sign_test_p"] == pytest.approx(0.0386, abs=1e-4)
