@@ -42,9 +42,10 @@ ZERO = Dmg(0, 0, 0.0)
 class DamageOracle:
     """Memoised damage for (attacker, defender, move, field, attacker is ours)."""
 
-    # 50k per memo: a 3,000-battle soak grew the process ~0.2 MB/battle towards two 200k memos
-    # (keys hold whole Mon states); recent battles' entries are the only ones that get hits.
-    def __init__(self, calc: Any | None = None, cache_size: int = 50_000) -> None:
+    # 20k per memo: the keys hold whole Mon states, about 1 KB an entry with its result, and a
+    # battle asks for a few hundred to two thousand; only recent battles' entries get hits. (At
+    # 50k each the two memos filled to ~100 MB over the first 200 battles.)
+    def __init__(self, calc: Any | None = None, cache_size: int = 20_000) -> None:
         self.calc = calc  # a damagecalc_bridge.DamageCalc, or None for the Python estimate only
         self.cache_size = cache_size
         self._memo: OrderedDict[Key, Dmg] = OrderedDict()  # answers from the bridge

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import sys
+from collections import OrderedDict
 from typing import Any
 
 from poke_env.battle import AbstractBattle, Battle
@@ -27,6 +28,7 @@ from randbot.bot.mon import to_id
 from randbot.bot.policy import decide, warm_up
 
 log = logging.getLogger("randbot.bot")
+ENDED_REMEMBERED = 1000  # ended battles whose late messages are ignored (bounded)
 
 try:  # the inference tracker is optional: without it the narrowed species prior is used
     from randbot.inference import TrackingPlayer as _Base  # type: ignore[attr-defined]
@@ -57,6 +59,8 @@ class RandBot(_Base):  # type: ignore[misc, valid-type]
         self._last_moves: dict[str, dict[str, str]] = {}
         # battle tag -> side -> every move its active used since switching in (Illusion evidence)
         self._entry_moves: dict[str, dict[str, set[str]]] = {}
+        # battles that ended: the messages that follow a win (|deinit|, ratings) add no entries
+        self._ended: OrderedDict[str, None] = OrderedDict()
         warm_up(self.format, self.oracle)
         if self.bot_config.search:
             self._start_worker()
@@ -100,7 +104,7 @@ class RandBot(_Base):  # type: ignore[misc, valid-type]
         if not split_messages or not split_messages[0]:
             return
         tag = split_messages[0][0].lstrip(">").strip()
-        if not tag.startswith("battle-"):
+        if not tag.startswith("battle-") or tag in self._ended:
             return
         acted = self._acted_this_turn.setdefault(tag, set())
         last_moves = self._last_moves.setdefault(tag, {})
@@ -126,6 +130,9 @@ class RandBot(_Base):  # type: ignore[misc, valid-type]
                 self._acted_this_turn.pop(tag, None)
                 self._last_moves.pop(tag, None)
                 self._entry_moves.pop(tag, None)
+                self._ended[tag] = None
+                if len(self._ended) > ENDED_REMEMBERED:
+                    self._ended.popitem(last=False)
                 return
 
     def _enemy_to_move(self, battle: Battle) -> bool:

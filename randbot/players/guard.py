@@ -100,6 +100,9 @@ class GuardedPlayer(Player):
         finished = [tag for tag, b in self._battles.items() if b.finished]
         for tag in finished[: max(0, len(finished) - keep)]:
             del self._battles[tag]
+        # a finished battle's late messages (|deinit|...) touched it again: forget those too
+        for tag in [t for t in self.last_activity if t in finished or t not in self._battles]:
+            del self.last_activity[tag]
 
 
 @cache
