@@ -57,7 +57,11 @@ def main() -> int:
         "fields": total.fields,
         "matched": total.matched,
         "share": round(total.share, 5),
-        "hidden": {"fields": total.hidden, "matched": total.hidden_matched},
+        "hidden": {
+            "fields": total.hidden,
+            "matched": total.hidden_matched,
+            "mismatches": dict(total.hidden_mismatches.most_common()),
+        },
         "mismatches": dict(total.mismatches.most_common()),
         "examples": total.examples,
     }
@@ -72,6 +76,8 @@ def main() -> int:
     print("| mismatch kind | count | example |\n|---|---|---|")
     for kind, count in total.mismatches.most_common():
         print(f"| {kind} | {count} | {total.examples[kind]} |")
+    for kind, count in total.hidden_mismatches.most_common():
+        print(f"| {kind} (hidden) | {count} | {total.examples[kind]} |")
     return 0
 
 

@@ -40,19 +40,23 @@ class Fidelity:
     hidden_matched: int = 0
     decisions: int = 0
     mismatches: Counter = field(default_factory=Counter)
+    hidden_mismatches: Counter = field(default_factory=Counter)
     examples: dict[str, str] = field(default_factory=dict)
 
     def add(self, kind: str, built: Any, real: Any, where: str, ok: bool | None = None) -> None:
         ok = built == real if ok is None else ok
+        if not ok:
+            self.examples.setdefault(kind, f"{where}: built {built!r}, real {real!r}")
         if kind in HIDDEN:
             self.hidden += 1
             self.hidden_matched += ok
+            if not ok:
+                self.hidden_mismatches[kind] += 1
             return
         self.fields += 1
         self.matched += ok
         if not ok:
             self.mismatches[kind] += 1
-            self.examples.setdefault(kind, f"{where}: built {built!r}, real {real!r}")
 
     def merge(self, other: Fidelity) -> None:
         self.fields += other.fields
@@ -61,6 +65,7 @@ class Fidelity:
         self.hidden_matched += other.hidden_matched
         self.decisions += other.decisions
         self.mismatches.update(other.mismatches)
+        self.hidden_mismatches.update(other.hidden_mismatches)
         for k, v in other.examples.items():
             self.examples.setdefault(k, v)
 
