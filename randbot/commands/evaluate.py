@@ -30,6 +30,7 @@ from tqdm import tqdm
 from randbot.bot.options import think_overrides
 from randbot.errors import RandbotError, ServerError
 from randbot.evaluate import paired
+from randbot.evaluate.botconfigs import parse_bot_configs, player_class_for
 from randbot.evaluate.plan import pairs, plan_jobs
 from randbot.evaluate.pool import Pool, PoolSettings
 from randbot.evaluate.report import json_document, markdown
@@ -38,7 +39,7 @@ from randbot.evaluate.summary import Summary
 from randbot.formats import check_format, to_id
 from randbot.localserver import try_websocket_login
 from randbot.nodejs import PROJECT_ROOT, showdown_dir
-from randbot.players.registry import PLAYER_NAMES, player_class
+from randbot.players.registry import PLAYER_NAMES
 
 log = logging.getLogger("randbot.evaluate")
 DEFAULT_PLAYERS = "randbot,heuristic,maxpower,random"
@@ -78,6 +79,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         type=float,
         metavar="N",
         help="every randbot player's lookahead time per decision (0: no lookahead)",
+    )
+    parser.add_argument(
+        "--bot-config",
+        action="append",
+        default=[],
+        metavar="NAME=FILE",
+        help="a player NAME that is randbot with the JSON settings in FILE, as `play --bot-config`"
+        " takes (repeatable; e.g. --bot-config tuned=tuned.json --compare randbot,tuned)",
     )
     parser.add_argument("--format", default="gen9randombattle", help="battle format")
     parser.add_argument(
@@ -121,10 +130,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
-def _player_list(text: str) -> list[str]:
+def _player_list(text: str, bot_configs: dict[str, dict[str, Any]] | None = None) -> list[str]:
     names = [n.strip() for n in text.split(",") if n.strip()]
-    for name in names:
-        player_class(name)  # an unknown name fails here, before anything starts
+    for name in names:  # an unknown name fails here, before anything starts
+        player_class_for(name, bot_configs or {})
     if len(set(names)) != len(names):
         raise RandbotError("--players lists a player twice")
     return names
@@ -139,15 +148,16 @@ def _validate(args: argparse.Namespace) -> tuple[list[str], str]:
     if args.think_ms is not None and args.think_ms < 0:
         raise RandbotError(f"--think-ms must be 0 or more, not {args.think_ms:g}")
     battle_format = check_format(args.format)
+    args.bot_configs = parse_bot_configs(args.bot_config)
     if args.compare:
         if not args.vs:
             raise RandbotError("--compare A,B needs --vs X: the opponent both play")
         args.players = args.compare
-        if len(_player_list(args.compare)) != 2:
+        if len(_player_list(args.compare, args.bot_configs)) != 2:
             raise RandbotError("--compare takes two players, A,B")
-    players = _player_list(args.players)
+    players = _player_list(args.players, args.bot_configs)
     if args.vs:
-        player_class(args.vs)
+        player_class_for(args.vs, args.bot_configs)
         if args.vs not in players:
             players = [args.vs, *players]
     if args.external:
@@ -168,6 +178,9 @@ def _validate(args: argparse.Namespace) -> tuple[list[str], str]:
             raise RandbotError("--players names nobody to play the outside bot")
     elif len(players) < 2:
         raise RandbotError("an evaluation needs at least two players")
+    unused = sorted(set(args.bot_configs) - set(players) - {args.vs})
+    if unused:
+        raise RandbotError(f"--bot-config {unused[0]!r} names no player of this evaluation")
     return players, battle_format
 
 
@@ -314,6 +327,7 @@ def run(args: argparse.Namespace) -> int:
         "players": roster, "vs": args.vs, "externals": [to_id(e) for e in args.external],
         "format": battle_format, "chunk": args.chunk, "battles": args.battles, "seed": seed,
         "servers": args.servers, "concurrency": args.concurrency, "think_ms": args.think_ms,
+        "bot_configs": args.bot_configs or None,
         "command": "randbot evaluate " + " ".join(shlex.quote(a) for a in sys.argv[2:]) if sys.argv[1:2] == ["evaluate"] else None,
         "versions": _versions(),
     }  # fmt: skip
@@ -344,7 +358,7 @@ def run(args: argparse.Namespace) -> int:
     settings = PoolSettings(
         battle_format=battle_format, servers=args.servers, concurrency=args.concurrency,
         stall_seconds=args.stall_seconds, seed=seed, server_url=args.server, worker_log_dir=out / "workers",
-        bot_overrides=think_overrides(config.get("think_ms")),
+        bot_overrides=think_overrides(config.get("think_ms")), bot_configs=config.get("bot_configs"),
     )  # fmt: skip
     bar = tqdm(
         total=total,
@@ -382,7 +396,7 @@ def run(args: argparse.Namespace) -> int:
                 "log": str(out / "battles.jsonl")}  # fmt: skip
     document = json_document(summary, config, run_info)
     if args.compare:
-        a, b = _player_list(args.compare)
+        a, b = _player_list(args.compare, args.bot_configs)
         document["compare"] = paired.compare(result_log.read(), a, b, args.vs)
     _emit(document, out, args.json)
     finished = sum(min(done[j.job_id], j.battles) for j in jobs)

@@ -43,6 +43,7 @@ class PoolSettings:
     worker_log_dir: Path | None = None
     max_restarts: int = 5  # per slot, in a row without a finished battle in between
     bot_overrides: dict[str, Any] | None = None  # settings for every randbot player (--think-ms)
+    bot_configs: dict[str, dict[str, Any]] | None = None  # named randbot players (--bot-config)
 
     @property
     def silence_limit(self) -> float:
@@ -81,6 +82,8 @@ class WorkerSlot:
         ]  # fmt: skip
         if self.settings.bot_overrides:
             command += ["--bot-overrides", json.dumps(self.settings.bot_overrides)]
+        if self.settings.bot_configs:
+            command += ["--bot-configs", json.dumps(self.settings.bot_configs)]
         if self.settings.server_url:
             command += ["--server", self.settings.server_url]
         else:

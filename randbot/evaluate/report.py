@@ -23,6 +23,8 @@ def json_document(summary: Summary, config: dict[str, Any], run: dict[str, Any])
         "seed": config["seed"],
         "servers": config["servers"],
         "concurrency": config["concurrency"],
+        "think_ms": config.get("think_ms"),
+        "bot_configs": config.get("bot_configs"),
         "command": config.get("command"),
         "versions": config.get("versions"),
         **run,

@@ -16,7 +16,7 @@ from typing import Any
 from randbot.errors import RandbotError
 
 # The config keys that must match for a log to be resumed (battle counts may grow).
-IDENTITY_KEYS = ("players", "vs", "externals", "format", "chunk")
+IDENTITY_KEYS = ("players", "vs", "externals", "format", "chunk", "bot_configs")
 
 
 class ResultLog:

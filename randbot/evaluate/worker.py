@@ -29,6 +29,7 @@ from typing import IO, Any
 
 from poke_env.concurrency import POKE_LOOP
 
+from randbot.evaluate.botconfigs import bot_config_for, player_class_for
 from randbot.evaluate.external import OutsideBot, as_opponent
 from randbot.harness import run_match
 from randbot.localserver import LocalShowdown, server_configuration
@@ -49,9 +50,11 @@ class Worker:
         stall_seconds: float,
         seeded: bool = False,
         bot_overrides: dict[str, Any] | None = None,
+        bot_configs: dict[str, dict[str, Any]] | None = None,
     ) -> None:
         self.seeded = seeded  # our own server deals teams from each job's key
         self.bot_overrides = bot_overrides or {}
+        self.bot_configs = bot_configs or {}  # NAME -> settings (--bot-config NAME=FILE)
         self.out = out
         self.url = url
         self.battle_format = battle_format
@@ -70,6 +73,7 @@ class Worker:
         if name not in self._players:
             self._players[name] = make_player(
                 name,
+                player_class_for(name, self.bot_configs),
                 battle_format=self.battle_format,
                 server_configuration=server_configuration(self.url),
                 max_concurrent_battles=self.concurrency,
@@ -80,15 +84,14 @@ class Worker:
         return self._players[name]
 
     def _bot_kwargs(self, name: str) -> dict[str, Any]:
-        """A randbot player's settings: its variant's, then the evaluation's overrides."""
-        from randbot.bot.config import VARIANTS, BotConfig
+        """A randbot player's settings: its variant's, its --bot-config file's, then the
+        evaluation's overrides; {} for any other player."""
         from randbot.bot.player import RandBot
-        from randbot.players.registry import player_class
 
-        if not self.bot_overrides or not issubclass(player_class(name), RandBot):
+        if not issubclass(player_class_for(name, self.bot_configs), RandBot):
             return {}
-        config = BotConfig().with_overrides(VARIANTS.get(name, {}))
-        return {"bot_config": config.with_overrides(self.bot_overrides)}
+        config = bot_config_for(name, self.bot_configs, self.bot_overrides)
+        return {} if config is None else {"bot_config": config}
 
     def play(self, job: dict[str, Any]) -> None:
         random.seed(job["seed"])
@@ -173,6 +176,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--server", help="websocket URL to use instead of starting a server")
     parser.add_argument("--battle-seed", help="seed our own server's teams (per job, see above)")
     parser.add_argument("--bot-overrides", help="JSON settings for every randbot player")
+    parser.add_argument("--bot-configs", help="JSON {name: settings} of configured randbot players")
     args = parser.parse_args(argv)
 
     # stdout is the protocol channel: keep a private handle on it, and send anything else
@@ -194,8 +198,9 @@ def main(argv: list[str] | None = None) -> int:
             url = server.websocket_url
         seeded = server is not None and args.battle_seed is not None
         overrides = json.loads(args.bot_overrides) if args.bot_overrides else None
+        configs = json.loads(args.bot_configs) if args.bot_configs else None
         worker = Worker(
-            out, url, args.format, args.concurrency, args.stall_seconds, seeded, overrides
+            out, url, args.format, args.concurrency, args.stall_seconds, seeded, overrides, configs
         )
         if server is not None:
             threading.Thread(

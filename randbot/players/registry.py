@@ -45,9 +45,10 @@ def player_class(name: str) -> type[Player]:
     return getattr(importlib.import_module(module_name), class_name)
 
 
-def make_player(name: str, **kwargs: Any) -> Player:
-    """A guarded instance of the named player with a unique account name."""
+def make_player(name: str, cls: type[Player] | None = None, **kwargs: Any) -> Player:
+    """A guarded instance of the named player (of `cls` when given: a name the registry does not
+    know, such as an evaluation's configured randbot) with a unique account name."""
     from poke_env import AccountConfiguration
 
     kwargs.setdefault("account_configuration", AccountConfiguration(unique_username(name), None))
-    return guarded(player_class(name))(**kwargs)
+    return guarded(cls or player_class(name))(**kwargs)
