@@ -26,6 +26,7 @@ from randbot.bot.damage import DamageOracle
 from randbot.bot.decision import Deadline, Decision, explain, log_decision
 from randbot.bot.mon import to_id
 from randbot.bot.policy import decide, warm_up
+from randbot.bot.weatherclock import WeatherClock
 
 log = logging.getLogger("randbot.bot")
 ENDED_REMEMBERED = 1000  # ended battles whose late messages are ignored (bounded)
@@ -59,6 +60,7 @@ class RandBot(_Base):  # type: ignore[misc, valid-type]
         self._last_moves: dict[str, dict[str, str]] = {}
         # battle tag -> side -> every move its active used since switching in (Illusion evidence)
         self._entry_moves: dict[str, dict[str, set[str]]] = {}
+        self._weather_clock = WeatherClock()
         # battles that ended: the messages that follow a win (|deinit|, ratings) add no entries
         self._ended: OrderedDict[str, None] = OrderedDict()
         warm_up(self.format, self.oracle)
@@ -110,6 +112,7 @@ class RandBot(_Base):  # type: ignore[misc, valid-type]
         last_moves = self._last_moves.setdefault(tag, {})
         entry_moves = self._entry_moves.setdefault(tag, {})
         for fields in split_messages[1:]:
+            self._weather_clock.note(tag, fields)
             if len(fields) < 3:
                 continue
             side = fields[2][:2]
@@ -152,6 +155,7 @@ class RandBot(_Base):  # type: ignore[misc, valid-type]
         deadline = Deadline(self.bot_config.budget_ms)
         if not isinstance(battle, Battle):
             return self.choose_random_move(battle)
+        self._weather_clock.correct(battle)
         try:
             decision = decide(
                 battle,
