@@ -27,9 +27,11 @@ def _file(tmp_path: Path, data: object, name: str = "bot.json") -> str:
 def test_names_map_to_their_settings(tmp_path: Path) -> None:
     configs = parse_bot_configs(
         [f"tuned={_file(tmp_path, {'defeat': False})}",
-         f"randbot-noinfer={_file(tmp_path, {'top_builds': 3}, 'b.json')}"]
+         f"randbot-noinfer={_file(tmp_path, {'top_builds': 3}, 'b.json')}",
+         'inline={"search": true, "think_ms": 300}']
     )  # fmt: skip
-    assert configs == {"tuned": {"defeat": False}, "randbot-noinfer": {"top_builds": 3}}
+    assert configs == {"tuned": {"defeat": False}, "randbot-noinfer": {"top_builds": 3},
+                       "inline": {"search": True, "think_ms": 300}}  # fmt: skip
     assert player_class_for("tuned", configs) is RandBot
     with pytest.raises(RandbotError, match="unknown player 'other'"):
         player_class_for("other", configs)
@@ -44,6 +46,9 @@ def test_names_map_to_their_settings(tmp_path: Path) -> None:
         ("heuristic={file}", "is a player that is not randbot"),
         ("tuned=/nonexistent/bot.json", "cannot read bot config"),
         ("tuned={bad}", "unknown bot config keys: nonsense"),
+        ('tuned={{"search": tru}}', "cannot read bot config"),
+        ("tuned=[1]", "cannot read bot config"),
+        ('tuned={{"think_ms": -1}}', "think_ms must be positive"),
     ],
 )
 def test_bad_specs_are_one_clear_error(tmp_path: Path, spec: str, message: str) -> None:

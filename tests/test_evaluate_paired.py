@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from randbot.evaluate.paired import compare, markdown, outcomes, sign_test
+from randbot.evaluate.paired import (
+    compare,
+    markdown,
+    outcomes,
+    paired_difference_interval,
+    sign_test,
+)
 
 
 def test_sign_test_known_values() -> None:
@@ -12,6 +18,20 @@ def test_sign_test_known_values() -> None:
     assert sign_test(5, 5) == 1.0
     assert sign_test(0, 5) == pytest.approx(2 / 32)  # both tails of 5 coin flips all one way
     assert sign_test(13, 7) == pytest.approx(0.2632, abs=1e-4)  # scipy.stats.binomtest(7, 20)
+
+
+def test_paired_difference_interval_known_values() -> None:
+    # Fagerland, Lydersen and Laake, "Statistical Analysis of Contingency Tables", chapter 8:
+    # 59 both, 6 only A, 16 only B, 80 neither -> -0.0621 (95% CI -0.1186 to -0.0046)
+    low, high = paired_difference_interval(59, 6, 16, 80)
+    assert (low, high) == pytest.approx((-0.1186, -0.0046), abs=1e-4)
+    # No discordant battle: the Wald interval would be the point 0; this one keeps a width.
+    low, high = paired_difference_interval(250, 0, 0, 50)
+    assert low == pytest.approx(-high) and 0.005 < high < 0.02
+    assert paired_difference_interval(0, 0, 0, 0) == (-1.0, 1.0)
+    # A sure difference: every draw won by A alone
+    low, high = paired_difference_interval(0, 20, 0, 0)
+    assert 0.7 < low < 0.8 and high == 1.0
 
 
 def _battle(job: str, player: str, opponent: str, room: int, won: bool | None) -> dict:
@@ -54,6 +74,6 @@ def test_difference_interval_is_the_paired_one() -> None:
     assert (result["only_a"], result["only_b"]) == (10, 2)
     assert result["difference"] == pytest.approx(0.08)
     low, high = result["difference_ci95"]
-    # Wald: 1.96 * sqrt(12 - 100 * 0.08^2) / 100
-    assert (low, high) == pytest.approx((0.08 - 0.0661, 0.08 + 0.0661), abs=2e-4)
+    assert (low, high) == pytest.approx(paired_difference_interval(28, 10, 2, 60), abs=1e-4)
+    assert low > 0  # 10 against 2 of 100: A is better at 95%
     assert result["sign_test_p"] == pytest.approx(0.0386, abs=1e-4)

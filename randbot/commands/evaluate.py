@@ -86,7 +86,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default=[],
         metavar="NAME=FILE",
         help="a player NAME that is randbot with the JSON settings in FILE, as `play --bot-config`"
-        " takes (repeatable; e.g. --bot-config tuned=tuned.json --compare randbot,tuned)",
+        " takes, or inline: NAME='{\"defeat\": false}' (repeatable; e.g. --bot-config"
+        " tuned=tuned.json --compare randbot,tuned)",
     )
     parser.add_argument("--format", default="gen9randombattle", help="battle format")
     parser.add_argument(

@@ -1,7 +1,7 @@
 """Named randbot configurations for an evaluation: `--bot-config NAME=FILE` makes NAME a player.
 
 NAME plays randbot with the JSON settings in FILE (the same file `randbot play --bot-config`
-takes). A NAME that is already one of randbot's variants (`randbot-noinfer`...) keeps its
+takes), or in the JSON itself when it is given inline (`NAME={"defeat": false}`). A NAME that is already one of randbot's variants (`randbot-noinfer`...) keeps its
 variant's settings and FILE goes on top; any other registered name (`heuristic`) is refused. The
 settings travel to the workers as data, so a worker on another machine needs no copy of FILE,
 and they are recorded in the run's log and results.json.
@@ -19,10 +19,8 @@ _NAME = re.compile(r"[a-z0-9][a-z0-9-]{0,29}")
 
 
 def parse_bot_configs(specs: list[str]) -> dict[str, dict[str, Any]]:
-    """{NAME: settings} from repeated `NAME=FILE`; each file checked as a BotConfig."""
-    import json
-    from pathlib import Path
-
+    """{NAME: settings} from repeated `NAME=FILE` (or `NAME={...}`, the JSON inline); each
+    checked as a BotConfig."""
     from randbot.bot.config import BotConfig
 
     found: dict[str, dict[str, Any]] = {}
@@ -39,12 +37,24 @@ def parse_bot_configs(specs: list[str]) -> dict[str, dict[str, Any]]:
             raise RandbotError(f"--bot-config names {name!r} twice")
         if not is_randbot_name(name):
             raise RandbotError(f"--bot-config {name!r} is a player that is not randbot")
-        BotConfig.from_file(path)  # a bad file or unknown key fails here, in one line
-        data = json.loads(Path(path).read_text())
-        if not isinstance(data, dict):
-            raise RandbotError(f"bot config {path} is not a JSON object")
+        data = _settings(path)
+        BotConfig().with_overrides(data)  # an unknown key or bad value fails here, in one line
         found[name] = data
     return found
+
+
+def _settings(source: str) -> dict[str, Any]:
+    """The settings of FILE, or of inline JSON when `source` starts with '{'."""
+    import json
+    from pathlib import Path
+
+    try:
+        data = json.loads(source if source.startswith("{") else Path(source).read_text())
+    except (OSError, json.JSONDecodeError) as exc:
+        raise RandbotError(f"cannot read bot config {source}: {exc}") from None
+    if not isinstance(data, dict):
+        raise RandbotError(f"bot config {source} is not a JSON object")
+    return data
 
 
 def is_randbot_name(name: str) -> bool:

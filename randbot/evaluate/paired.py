@@ -16,8 +16,6 @@ from typing import Any
 
 from randbot.stats import wilson_interval
 
-Z95 = 1.959964
-
 
 def _room_number(tag: str) -> int:
     match = re.search(r"-(\d+)$", tag or "")
@@ -51,6 +49,35 @@ def sign_test(only_a: int, only_b: int) -> float:
     return min(1.0, 2 * tail)
 
 
+def paired_difference_interval(
+    both: int, only_a: int, only_b: int, neither: int
+) -> tuple[float, float]:
+    """95% interval for A's win rate minus B's on the same draws: Newcombe's hybrid score
+    interval for paired proportions (Statistics in Medicine 17, 1998, method 10), from each
+    rate's Wilson interval and the correlation of the pairs. Unlike the Wald interval it does
+    not shrink to a point when few or no battles are discordant, the usual case here."""
+    n = both + only_a + only_b + neither
+    if n == 0:
+        return (-1.0, 1.0)
+    p_a, p_b = (both + only_a) / n, (both + only_b) / n
+    low_a, high_a = wilson_interval(both + only_a, n)
+    low_b, high_b = wilson_interval(both + only_b, n)
+    margins = (both + only_a) * (only_b + neither) * (both + only_b) * (only_a + neither)
+    phi = 0.0
+    if margins > 0:
+        cross = both * neither - only_a * only_b
+        # the continuity-corrected correlation of the two outcomes, as Newcombe defines it
+        corrected = cross - n / 2 if cross > n / 2 else min(cross, 0)
+        phi = corrected / math.sqrt(margins)
+    below = (p_a - low_a) ** 2 - 2 * phi * (p_a - low_a) * (high_b - p_b) + (high_b - p_b) ** 2
+    above = (p_b - low_b) ** 2 - 2 * phi * (p_b - low_b) * (high_a - p_a) + (high_a - p_a) ** 2
+    diff = p_a - p_b
+    return (
+        max(-1.0, diff - math.sqrt(max(0.0, below))),
+        min(1.0, diff + math.sqrt(max(0.0, above))),
+    )
+
+
 def compare(
     events: list[dict[str, Any]],
     a: str,
@@ -69,9 +96,9 @@ def compare(
     won_b = sum(wins_b[k] for k in common)
     only_a = sum(1 for k in common if wins_a[k] and not wins_b[k])
     only_b = sum(1 for k in common if wins_b[k] and not wins_a[k])
+    both = won_a - only_a
     diff = (only_a - only_b) / n if n else 0.0
-    # the paired difference of proportions (Wald interval on the discordant pairs)
-    half = Z95 * math.sqrt(max(0.0, only_a + only_b - n * diff * diff)) / n if n else 1.0
+    low, high = paired_difference_interval(both, only_a, only_b, n - both - only_a - only_b)
     return {
         "a": a,
         "b": b,
@@ -87,7 +114,7 @@ def compare(
         "only_b": only_b,
         "sign_test_p": round(sign_test(only_a, only_b), 4),
         "difference": round(diff, 4),
-        "difference_ci95": [round(diff - half, 4), round(diff + half, 4)],
+        "difference_ci95": [round(low, 4), round(high, 4)],
     }
 
 
