@@ -12,7 +12,7 @@ setup: $(VENV)/.installed node_modules/.installed
 $(VENV)/.installed: pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "randbot needs Python >= 3.11, found " + sys.version.split()[0])'
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV) || { echo "error: could not create $(VENV) (is python3-venv installed?)" >&2; exit 1; }
-	@$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]' || { echo "error: pip install failed (see above)" >&2; exit 1; }
+	@$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev,ray]' || { echo "error: pip install failed (see above)" >&2; exit 1; }
 	@touch $@
 
 node_modules/.installed: package.json package-lock.json

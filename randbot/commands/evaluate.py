@@ -15,6 +15,7 @@ import argparse
 import contextlib
 import json
 import logging
+import os
 import random
 import re
 import shlex
@@ -32,7 +33,8 @@ from randbot.errors import RandbotError, ServerError
 from randbot.evaluate import paired
 from randbot.evaluate.botconfigs import parse_bot_configs, player_class_for
 from randbot.evaluate.plan import pairs, plan_jobs
-from randbot.evaluate.pool import Pool, PoolSettings
+from randbot.evaluate.pool import Pool, PoolSettings, WorkerSlot
+from randbot.evaluate.raypool import RaySlot, connect, disconnect, import_ray
 from randbot.evaluate.report import json_document, markdown
 from randbot.evaluate.resultlog import ResultLog, battles_done
 from randbot.evaluate.summary import Summary
@@ -93,8 +95,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--servers",
         type=int,
-        default=2,
-        help="worker processes, each with its own server (default 2)",
+        help="worker processes, each with its own server (default 2; with --ray, one per CPU"
+        " of the cluster)",
+    )
+    parser.add_argument(
+        "--ray",
+        nargs="?",
+        const="local",
+        metavar="ADDRESS",
+        help="run the workers as Ray actors: alone, on a Ray instance started here; 'auto' or an"
+        " address (host:port) joins a running cluster (pip install 'randbot[ray]')",
     )
     parser.add_argument(
         "--concurrency", type=int, default=4, help="battles at once per worker (default 4)"
@@ -142,10 +152,17 @@ def _player_list(text: str, bot_configs: dict[str, dict[str, Any]] | None = None
 
 def _validate(args: argparse.Namespace) -> tuple[list[str], str]:
     for option in ("battles", "servers", "concurrency", "chunk"):
-        if getattr(args, option) < 1:
+        value = getattr(args, option)
+        if value is not None and value < 1:
             raise RandbotError(f"--{option} must be at least 1")
-    if args.servers > 16:
+    if args.servers is not None and args.servers > 16 and not args.ray:
         raise RandbotError("--servers above 16 only slows a machine down")
+    if args.ray and (args.server or args.external):
+        raise RandbotError(
+            "--ray starts a server with each worker wherever it runs; drop --server/--external"
+        )
+    if args.ray:
+        import_ray()  # not installed: say how to install it, before anything starts
     if args.think_ms is not None and args.think_ms < 0:
         raise RandbotError(f"--think-ms must be 0 or more, not {args.think_ms:g}")
     battle_format = check_format(args.format)
@@ -312,6 +329,18 @@ def run(args: argparse.Namespace) -> int:
         return compare_runs(args)
     players, battle_format = _validate(args)
     _check_server(args)
+    if not args.ray:
+        args.servers = args.servers or 2
+        return _run(args, players, battle_format)
+    cpus = connect(args.ray, local_cpus=args.servers or os.cpu_count() or 2)
+    args.servers = args.servers or cpus
+    try:
+        return _run(args, players, battle_format)
+    finally:
+        disconnect()
+
+
+def _run(args: argparse.Namespace, players: list[str], battle_format: str) -> int:
     out = Path(args.out or f"runs/evaluate-{time.strftime('%Y%m%d-%H%M%S')}")
     result_log = ResultLog(out / "battles.jsonl")
     previous = result_log.read()
@@ -329,6 +358,7 @@ def run(args: argparse.Namespace) -> int:
         "format": battle_format, "chunk": args.chunk, "battles": args.battles, "seed": seed,
         "servers": args.servers, "concurrency": args.concurrency, "think_ms": args.think_ms,
         "bot_configs": args.bot_configs or None,
+        "ray": args.ray,
         "command": "randbot evaluate " + " ".join(shlex.quote(a) for a in sys.argv[2:]) if sys.argv[1:2] == ["evaluate"] else None,
         "versions": _versions(),
     }  # fmt: skip
@@ -383,7 +413,9 @@ def run(args: argparse.Namespace) -> int:
             refresh=False,
         )
 
-    pool = Pool(settings, result_log, on_battle=on_battle)
+    pool = Pool(
+        settings, result_log, on_battle=on_battle, slot_class=RaySlot if args.ray else WorkerSlot
+    )
     try:
         pool.run(jobs, done)
     finally:
@@ -393,7 +425,7 @@ def run(args: argparse.Namespace) -> int:
 
     summary = Summary.from_events(result_log.read(), roster)
     run_info = {"seconds": round(seconds, 1), "battles_this_run": played,
-                "battles_per_second": round(played / seconds, 3) if seconds else 0.0, "restarts": pool.restarts,
+                "battles_per_second": round(played / seconds, 3) if seconds else 0.0, "restarts": pool.restarts, "ray": args.ray,
                 "log": str(out / "battles.jsonl")}  # fmt: skip
     document = json_document(summary, config, run_info)
     if args.compare:

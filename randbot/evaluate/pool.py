@@ -51,6 +51,32 @@ class PoolSettings:
         return 2 * self.stall_seconds + 60
 
 
+def worker_command(settings: PoolSettings) -> list[str]:
+    """The worker process's arguments after the Python executable."""
+    command = [
+        "-m", "randbot.evaluate.worker",
+        "--format", settings.battle_format,
+        "--concurrency", str(settings.concurrency),
+        "--stall-seconds", str(settings.stall_seconds),
+    ]  # fmt: skip
+    if settings.bot_overrides:
+        command += ["--bot-overrides", json.dumps(settings.bot_overrides)]
+    if settings.bot_configs:
+        command += ["--bot-configs", json.dumps(settings.bot_configs)]
+    if settings.server_url:
+        command += ["--server", settings.server_url]
+    else:
+        command += ["--battle-seed", str(settings.seed)]
+    return command
+
+
+def job_message(job: Job, settings: PoolSettings, attempt: int) -> dict[str, Any]:
+    """What a worker is told to play (see worker.py): the job, its RNG seed and its teams' key."""
+    return {"job": job.job_id, "player": job.player, "opponent": job.opponent, "battles": job.battles,
+            "seed": job.seed(settings.seed, attempt), "external": job.external,
+            "teams": job.team_key(settings.seed), "first": job.first}  # fmt: skip
+
+
 class WorkerSlot:
     """One worker process (and, through it, one server), restartable."""
 
@@ -74,20 +100,7 @@ class WorkerSlot:
         self.job = None
         self.server_pid = None
         self.last_event = time.monotonic()
-        command = [
-            sys.executable, "-m", "randbot.evaluate.worker",
-            "--format", self.settings.battle_format,
-            "--concurrency", str(self.settings.concurrency),
-            "--stall-seconds", str(self.settings.stall_seconds),
-        ]  # fmt: skip
-        if self.settings.bot_overrides:
-            command += ["--bot-overrides", json.dumps(self.settings.bot_overrides)]
-        if self.settings.bot_configs:
-            command += ["--bot-configs", json.dumps(self.settings.bot_configs)]
-        if self.settings.server_url:
-            command += ["--server", self.settings.server_url]
-        else:
-            command += ["--battle-seed", str(self.settings.seed)]
+        command = [sys.executable, *worker_command(self.settings)]
         stderr: Any = subprocess.DEVNULL
         if self.settings.worker_log_dir is not None:
             self.settings.worker_log_dir.mkdir(parents=True, exist_ok=True)
@@ -131,10 +144,7 @@ class WorkerSlot:
     def assign(self, job: Job) -> bool:
         attempt = self.attempts[job.job_id]
         self.attempts[job.job_id] += 1
-        message = {"job": job.job_id, "player": job.player, "opponent": job.opponent, "battles": job.battles,
-                   "seed": job.seed(self.settings.seed, attempt), "external": job.external,
-                   "teams": job.team_key(self.settings.seed), "first": job.first}  # fmt: skip
-        if not self.send(message):
+        if not self.send(job_message(job, self.settings, attempt)):
             return False
         self.job = job
         self.last_event = time.monotonic()
@@ -176,12 +186,14 @@ class Pool:
         settings: PoolSettings,
         result_log: ResultLog,
         on_battle: Callable[[dict[str, Any]], None] | None = None,
+        slot_class: type = WorkerSlot,
     ) -> None:
         self.settings = settings
         self.log = result_log
         self.on_battle = on_battle
         self.events: queue.Queue = queue.Queue()
-        self.slots = [WorkerSlot(i, settings, self.events) for i in range(settings.servers)]
+        # WorkerSlot: local processes; raypool.RaySlot: Ray actors anywhere in a cluster.
+        self.slots = [slot_class(i, settings, self.events) for i in range(settings.servers)]
         self.restarts = 0
 
     def run(self, jobs: list[Job], done: Counter[str]) -> None:
@@ -234,7 +246,7 @@ class Pool:
             slot.ready = True
             slot.server_pid = event.get("server_pid")
             slot.url = event.get("url")
-            self.log.append({"event": "worker", "slot": slot.index, "generation": slot.generation, "pid": event.get("pid"), "server_pid": slot.server_pid, "url": event.get("url")})  # fmt: skip
+            self.log.append({"event": "worker", "slot": slot.index, "generation": slot.generation, "pid": event.get("pid"), "server_pid": slot.server_pid, "url": event.get("url"), **{k: event[k] for k in ("node", "log") if k in event}})  # fmt: skip
             self._feed(slot, pending)
         elif kind == "battle" and slot.job is not None:
             job = slot.job

@@ -11,7 +11,8 @@ showdown_config.js, /randbotseed). We write to stdout
      "ms": {"<a>": [decision ms...], "<b>": [...]}}
     {"event": "done", "job": id, "battles": n, "stalled": k, "seconds": s}
 If our server dies we say {"event": "server_died"} and exit at once: the coordinator starts a
-fresh worker and replays whatever the dead one had not finished.
+fresh worker and replays whatever the dead one had not finished. If our parent (the coordinator,
+or the Ray actor that started us) dies, we stop our server and exit too.
 """
 
 from __future__ import annotations
@@ -168,6 +169,16 @@ def _watch_server(server: LocalShowdown, worker: Worker, stopping: threading.Eve
             os._exit(SERVER_DIED_EXIT)  # the players' loop may be stuck on the dead socket
 
 
+def _watch_parent(parent: int, server: LocalShowdown | None) -> None:
+    # A coordinator (or Ray actor) killed outright cannot stop us: stop our server and go.
+    while os.getppid() == parent:
+        threading.Event().wait(1.0)
+    if server is not None:
+        with contextlib.suppress(Exception):
+            server.stop()
+    os._exit(SERVER_DIED_EXIT)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m randbot.evaluate.worker")
     parser.add_argument("--format", required=True)
@@ -206,6 +217,7 @@ def main(argv: list[str] | None = None) -> int:
             threading.Thread(
                 target=_watch_server, args=(server, worker, stopping), daemon=True
             ).start()
+        threading.Thread(target=_watch_parent, args=(os.getppid(), server), daemon=True).start()
         worker.emit(
             {
                 "event": "ready",
