@@ -51,8 +51,9 @@ def connect(address: str, local_cpus: int) -> int:
     quiet = {"log_to_driver": False, "logging_level": logging.WARNING}
     try:
         if address == "local":
+            # address="local": a new private instance even when this machine is in a cluster
             ray.init(
-                num_cpus=local_cpus, include_dashboard=False,
+                address="local", num_cpus=local_cpus, include_dashboard=False,
                 object_store_memory=100 * 1024 * 1024, **quiet,
             )  # fmt: skip
         else:
@@ -62,13 +63,29 @@ def connect(address: str, local_cpus: int) -> int:
             str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
         )
         raise RandbotError(f"cannot join the Ray cluster at {address}: {first_line}") from None
-    return int(ray.cluster_resources().get("CPU", 1))
+    cpus = int(ray.cluster_resources().get("CPU", 1))
+    nodes = sum(1 for n in ray.nodes() if n.get("Alive"))
+    where = (
+        "a Ray instance on this machine" if address == "local" else f"the Ray cluster at {address}"
+    )
+    print(
+        f"randbot evaluate: {where}: {nodes} node(s), {cpus} CPU(s); this driver on node "
+        f"{_node_id()[:12]}",
+        file=sys.stderr,
+    )
+    return cpus
 
 
 def disconnect() -> None:
     ray = import_ray()
     with contextlib.suppress(Exception):
         ray.shutdown()
+
+
+def _node_id() -> str:
+    with contextlib.suppress(Exception):
+        return str(import_ray().get_runtime_context().get_node_id())
+    return "?"
 
 
 class WorkerActor:
@@ -92,7 +109,7 @@ class WorkerActor:
                 event = json.loads(line)
                 if event.get("event") == "ready":
                     self.server_pid = event.get("server_pid")
-                    event["node"] = socket.gethostname()
+                    event["node"] = f"{socket.gethostname()} {_node_id()[:12]}"
                     event["log"] = self.log_path
                 self.events.put(event)
         self.events.put({"event": "exit", "code": self.process.wait()})
