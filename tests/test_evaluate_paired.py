@@ -77,3 +77,14 @@ def test_difference_interval_is_the_paired_one() -> None:
     assert (low, high) == pytest.approx(paired_difference_interval(28, 10, 2, 60), abs=1e-4)
     assert low > 0  # 10 against 2 of 100: A is better at 95%
     assert result["sign_test_p"] == pytest.approx(0.0386, abs=1e-4)
+
+
+def test_a_chunk_replayed_on_a_fresh_server_goes_on_after_the_first_servers_draws() -> None:
+    first = {"server": "ws://127.0.0.1:4000/showdown/websocket", "slot": 0}
+    fresh = {"server": "ws://127.0.0.1:5000/showdown/websocket", "slot": 0}
+    events = [
+        {**_battle("x~a~3", "a", "x", 41, True), **first},  # draw 0
+        {**_battle("x~a~3", "a", "x", 42, True), **first},  # draw 1; then the worker died
+        {**_battle("x~a~3", "a", "x", 1, False), **fresh},  # draw 2, room 1 of the new server
+    ]
+    assert outcomes(events, "a", "x") == {("3", 0): True, ("3", 1): True, ("3", 2): False}

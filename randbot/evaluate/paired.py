@@ -3,8 +3,8 @@ difference is more than luck.
 
 With `--seed`, chunk K of every pair is dealt the same teams in the same order (see plan.py), so
 the i-th battle dealt in chunk K of "X against A" and of "X against B" are the same draw. Battles
-are ordered within a chunk by their room number (the order the chunk's server created them).
-Pairs where one side has no battle (an unfinished run) are left out.
+are ordered within a chunk by their room number (the order the chunk's server created them),
+after their server when a crash moved the rest of the chunk to a fresh one. Pairs where one side has no battle (an unfinished run) are left out.
 """
 
 from __future__ import annotations
@@ -34,7 +34,19 @@ def outcomes(events: list[dict[str, Any]], player: str, vs: str) -> dict[tuple[s
             by_chunk[_chunk(e["job"])].append(e)
     out: dict[tuple[str, int], bool] = {}
     for chunk, battles in by_chunk.items():
-        for draw, e in enumerate(sorted(battles, key=lambda e: _room_number(e.get("tag", "")))):
+        # A chunk replayed after a crash goes on, on a fresh server whose rooms count from 1
+        # again: order by server (as they came in the log), then by room.
+        servers: dict[tuple, int] = {}
+        for e in battles:
+            servers.setdefault((e.get("server"), e.get("slot")), len(servers))
+        dealt = sorted(
+            battles,
+            key=lambda e, order=servers: (
+                order[(e.get("server"), e.get("slot"))],
+                _room_number(e.get("tag", "")),
+            ),
+        )
+        for draw, e in enumerate(dealt):
             won = e.get("won")
             out[(chunk, draw)] = bool(won) if e["player"] == player else won is False
     return out
