@@ -91,3 +91,17 @@ def test_play_on_the_embedded_server_saves_true_team_logs(tmp_path):
         log = json.loads(path.read_text())
         assert log["p1team"] and log["p2team"]  # the true sets of both sides
         assert any(line.startswith("|win|") for line in log["log"])
+
+
+def test_decision_log_gets_one_json_line_per_decision_and_stderr_stays_quiet(tmp_path):
+    path = tmp_path / "decisions.jsonl"
+    result = randbot(
+        "play", "--opponent", "random", "--battles", "1", "--no-progress", "--json",
+        "--decision-log", str(path),
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    assert lines and all({"battle", "turn", "choice", "rule"} <= set(d) for d in lines)
+    assert "randbot.decision" not in result.stderr and '"choice"' not in result.stderr
+    bad = randbot("play", "--decision-log", str(tmp_path / "no" / "such" / "dir" / "f"))
+    assert_one_line_error(bad, "cannot write the decision log")

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import logging
+from pathlib import Path
 from typing import Any
 
 from randbot.errors import RandbotError
@@ -16,6 +18,11 @@ def add_bot_arguments(parser: argparse.ArgumentParser) -> None:
         "--bot-config",
         metavar="FILE",
         help='JSON file of randbot settings (e.g. {"defeat": false, "budget_ms": 200})',
+    )
+    parser.add_argument(
+        "--decision-log",
+        metavar="FILE",
+        help="append each of randbot's decisions to FILE, one JSON line each",
     )
     parser.add_argument(
         "--think-ms",
@@ -34,9 +41,9 @@ def bot_kwargs(args: argparse.Namespace, player_cls: type) -> dict[str, Any]:
     path = getattr(args, "bot_config", None)
     think_ms = getattr(args, "think_ms", None)
     if not issubclass(player_cls, RandBot):
-        if explain or path or think_ms is not None:
+        if explain or path or think_ms is not None or getattr(args, "decision_log", None):
             raise RandbotError(
-                "--explain, --bot-config and --think-ms apply to randbot players only"
+                "--explain, --bot-config, --think-ms and --decision-log apply to randbot players only"
             )
         return {}
     if think_ms is not None and think_ms < 0:
@@ -57,3 +64,20 @@ def think_overrides(think_ms: float | None) -> dict[str, Any]:
     if think_ms is None:
         return {}
     return {"search": think_ms > 0, **({"think_ms": think_ms} if think_ms > 0 else {})}
+
+
+def open_decision_log(path: str | None) -> logging.Handler | None:
+    """Every decision's log line (the "randbot.decision" logger) appended to `path` as JSON lines."""
+    if not path:
+        return None
+    try:
+        handler = logging.FileHandler(Path(path), encoding="utf-8")
+    except OSError as exc:
+        raise RandbotError(f"cannot write the decision log {path}: {exc.strerror}") from None
+    handler.setFormatter(logging.Formatter("%(message)s"))
+    logger = logging.getLogger("randbot.decision")
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    # on stderr too only when asked for (-v): the root logger's handlers would print them all
+    logger.propagate = logging.getLogger().getEffectiveLevel() <= logging.INFO
+    return handler

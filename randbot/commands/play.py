@@ -9,7 +9,7 @@ import logging
 import sys
 from pathlib import Path
 
-from randbot.bot.options import add_bot_arguments, bot_kwargs
+from randbot.bot.options import add_bot_arguments, bot_kwargs, open_decision_log
 from randbot.errors import RandbotError, ServerError
 from randbot.formats import check_format
 from randbot.harness import MatchResult, run_match
@@ -65,6 +65,7 @@ def _validate(args: argparse.Namespace) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    open_decision_log(getattr(args, "decision_log", None))
     if online_cli.is_online(args):
         return online_cli.run(args)
     battle_format = _validate(args)
