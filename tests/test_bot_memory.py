@@ -25,3 +25,5 @@ def test_a_finished_battle_leaves_no_bookkeeping_even_after_late_messages() -> N
     bot._note_actions([[f">{tag}"], ["", "deinit"]])  # the server's last word, after |win|
     for book in (bot._acted_this_turn, bot._last_moves, bot._entry_moves):
         assert tag not in book
+    clock = bot._weather_clock
+    assert tag not in clock._turn and tag not in clock._weather and tag not in clock._fields

@@ -133,6 +133,7 @@ class RandBot(_Base):  # type: ignore[misc, valid-type]
                 self._acted_this_turn.pop(tag, None)
                 self._last_moves.pop(tag, None)
                 self._entry_moves.pop(tag, None)
+                self._weather_clock.forget(tag)
                 self._ended[tag] = None
                 if len(self._ended) > ENDED_REMEMBERED:
                     self._ended.popitem(last=False)
