@@ -122,7 +122,9 @@ class RandBot(_Base):  # type: ignore[misc, valid-type]
                 acted.add(side)
             if fields[1] == "move" and side in ("p1", "p2") and len(fields) > 3:
                 called = any(f.startswith("[from]") and "lockedmove" not in f for f in fields[4:])
-                if not called:  # a move called by another (Sleep Talk...) is not the one chosen
+                # a move called by another (Sleep Talk...) is not the one chosen, nor Struggle
+                # (a Choice holder out of PP stays locked into its move)
+                if not called and to_id(fields[3]) != "struggle":
                     last_moves[side] = to_id(fields[3])
                     entry_moves.setdefault(side, set()).add(to_id(fields[3]))
             elif fields[1] in ("switch", "drag", "replace") and side in ("p1", "p2"):

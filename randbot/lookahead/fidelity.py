@@ -26,7 +26,8 @@ from randbot.replay import replay_log
 
 REPLAY_STATES = Path(__file__).with_name("replay_states.js")
 STATS = ("hp", "atk", "def", "spa", "spd", "spe")
-HIDDEN = {"sleep turns", "enemy pp"}
+# (confusion lasts 2-5 turns drawn when it starts, shown to no one, like sleep's)
+HIDDEN = {"sleep turns", "enemy pp", "volatile confusion time"}
 # A volatile the simulator keeps for its own bookkeeping, invisible in the protocol and without
 # effect on the next turn's outcome.
 BOOKKEEPING = {"lockedmove"}

@@ -70,6 +70,9 @@ VOLATILE_DURATIONS = {
     "laserfocus": 2,
     "charge": 2,
     "tarshot": 0,
+    # 5, less the turn it started on when its target still had to move (the usual case: the
+    # Disable user was faster)
+    "disable": 4,
 }
 # poke-env's effect names that are not Showdown's volatile ids.
 EFFECT_IDS = {
@@ -208,7 +211,7 @@ def _volatiles(mon: Pokemon, last_move: str | None, rng: random.Random) -> dict[
         fields: dict[str, Any] = {}
         if name in VOLATILE_DURATIONS and VOLATILE_DURATIONS[name]:
             fields["duration"] = max(1, VOLATILE_DURATIONS[name] - int(count))
-        if name == "encore" and last_move:
+        if name in ("encore", "disable") and last_move:
             fields["move"] = last_move
         if name == "confusion":
             fields["time"] = rng.randint(1, max(1, 5 - int(count)))
@@ -279,7 +282,15 @@ def our_pokemon(mon: Pokemon, rng: random.Random, last_move: str | None) -> dict
         "pp": _pp(mon),
         **_pokemon_state(mon, rng, last_move),
     }
-    return _choice_lock(spec, mon, last_move)
+    return _choice_lock(_unburden(spec, mon), mon, last_move)
+
+
+def _unburden(spec: dict[str, Any], mon: Pokemon) -> dict[str, Any]:
+    """Its item gone (consumed or knocked off), an Unburden holder's speed-up is on. It ends on
+    switching out, so an item lost in an earlier stint is read as lost in this one."""
+    if mon.active and not mon.fainted and not spec["item"] and to_id(spec["ability"]) == "unburden":
+        spec.setdefault("volatiles", {})["unburden"] = {}
+    return spec
 
 
 CHOICE_ITEMS = {"choiceband", "choicespecs", "choicescarf"}
@@ -320,7 +331,7 @@ def enemy_pokemon(
     }
     if not mon.fainted:
         spec["hp_fraction"] = mon.current_hp_fraction
-    return _choice_lock(spec, mon, last_move)
+    return _choice_lock(_unburden(spec, mon), mon, last_move)
 
 
 def _side_conditions(conditions: dict[SideCondition, int], turn: int) -> dict[str, dict]:
