@@ -116,12 +116,14 @@ def compare(built: dict, real: dict, ours: str, out: Fidelity, where: str) -> No
     for built_id, real_id, enemy in (("p1", ours, False), ("p2", theirs, True)):
         b_side, r_side = built["sides"][built_id], real["sides"][real_id]
         _compare_conditions(b_side["conditions"], r_side["conditions"], out, f"{where} {real_id}")
-        real_mons = {to_id(m["species"]): m for m in r_side["pokemon"]}
+        # (by the species each was built as: a transformed Ditto shows its foe's)
+        real_mons = {to_id(_set_species(m)): m for m in r_side["pokemon"]}
         for b in b_side["pokemon"]:
-            r = real_mons.get(to_id(b["species"])) or _by_base(real_mons, b["species"])
+            r = real_mons.get(to_id(_set_species(b))) or _by_base(real_mons, _set_species(b))
             if r is None:
                 out.add("species", b["species"], None, where)
                 continue
+            out.add("species", b["species"], r["species"], where)
             _compare_pokemon(b, r, enemy, out, f"{where} {real_id} {r['species']}")
     bf, rf = built["field"], real["field"]
     for key in ("weather", "terrain"):
@@ -130,6 +132,10 @@ def compare(built: dict, real: dict, ours: str, out: Fidelity, where: str) -> No
             out.add(f"{key} turns", bf.get(f"{key}_turns"), rf.get(f"{key}_turns"), where)
     for pid in set(bf.get("pseudo", {})) | set(rf.get("pseudo", {})):
         out.add(f"pseudo {pid}", pid in bf.get("pseudo", {}), pid in rf.get("pseudo", {}), where)
+
+
+def _set_species(mon: dict) -> str:
+    return mon.get("base_species") or mon["species"]
 
 
 def _by_base(mons: dict[str, dict], species: str) -> dict | None:

@@ -98,6 +98,24 @@ function applyPokemon(battle, mon, p, foeActive) {
   for (const [id, fields] of Object.entries(p.volatiles || {})) addVolatile(battle, mon, id, fields, foeActive);
 }
 
+// Transform copies the foe it was used on (spec index "into", else the foe's active): done once
+// both sides are built, then the transformed Pokémon's own boosts and PP (5 a copied move) are put
+// back.
+function applyTransform(battle, mon, p) {
+  const into = p.volatiles.transform.into;
+  const target = (into !== undefined && mon.side.foe.pokemon[into]) || mon.side.foe.active[0];
+  // (a foe that fainted since was still copied: Showdown refuses a fainted target)
+  const fainted = target.fainted;
+  target.fainted = false;
+  const done = mon.transformInto(target, null);
+  target.fainted = fainted;
+  if (!done) return;
+  mon.boosts = Object.fromEntries(BOOSTS.map((b) => [b, (p.boosts && p.boosts[b]) || 0]));
+  for (const slot of mon.moveSlots) {
+    if (p.pp && p.pp[slot.id] !== undefined) slot.pp = Math.max(0, Math.min(slot.maxpp, p.pp[slot.id]));
+  }
+}
+
 function addVolatile(battle, mon, id, fields, foeActive) {
   const extra = {...fields};
   if (['leechseed', 'partiallytrapped', 'trapped', 'attract'].includes(id) && foeActive) {
@@ -110,6 +128,7 @@ function addVolatile(battle, mon, id, fields, foeActive) {
     extra.duration = extra.duration ?? 2;
     if (extra.move) mon.volatiles[extra.move] = effectState(battle, extra.move, mon, {duration: 2});
   }
+  if (id === 'transform') return; // (applyTransform, once the foe is built)
   if (id === 'typechange') {
     // Protean, Soak...: Showdown changes the types and keeps no volatile
     if (extra.types) mon.setType(extra.types, true);
@@ -151,6 +170,11 @@ function buildBattle(spec) {
     spec.sides[id].pokemon.forEach((p, i) => applyPokemon(battle, side.pokemon[i], p, foeActive));
     applySide(battle, side, spec.sides[id]);
   }
+  for (const id of ['p1', 'p2']) {
+    const p = spec.sides[id].pokemon[0];
+    const mon = battle.getSide(id).pokemon[0];
+    if (p && mon.isActive && p.volatiles && p.volatiles.transform) applyTransform(battle, mon, p);
+  }
   applyField(battle, spec.field || {});
   battle.turn = spec.turn || 1;
   battle.log = [];
@@ -168,6 +192,7 @@ function summarize(battle) {
       conditions: Object.fromEntries(Object.entries(side.sideConditions).map(([id, st]) => [id, {layers: st.layers, duration: st.duration}])),
       pokemon: side.pokemon.map((mon) => ({
         species: mon.species.name,
+        base_species: mon.baseSpecies.name,
         active: mon.isActive,
         hp: mon.hp,
         maxhp: mon.maxhp,

@@ -218,6 +218,8 @@ def _volatiles(mon: Pokemon, last_move: str | None, rng: random.Random) -> dict[
         if name == "substitute":
             fields["hp"] = max(1, (mon.max_hp or 100) // 4)
         out[name] = fields
+    if mon.transformed:  # (the worker copies its foe's active)
+        out["transform"] = {}
     if mon.protect_counter:
         out["stall"] = {"counter": 3 ** int(mon.protect_counter), "duration": 1}
     if mon.must_recharge:
@@ -453,9 +455,28 @@ def build_worlds(
             battle.opponent_side_conditions, battle.turn
         )
         worlds.append(World(spec, 1.0, [k for k, _ in our_team], keys, chosen))
+        _transform_targets(spec["sides"]["p1"]["pokemon"], our_team, their_team)
+        _transform_targets(spec["sides"]["p2"]["pokemon"], their_team, our_team)
     for world in worlds:
         world.weight = 1.0 / len(worlds)
     return worlds
+
+
+def _transform_targets(
+    specs: list[dict[str, Any]],
+    team: list[tuple[str, Pokemon]],
+    foes: list[tuple[str, Pokemon]],
+) -> None:
+    """Which foe (spec index) a transformed Pokémon copied: the one whose base stats it took (it
+    keeps them when that foe switches out)."""
+    for spec, (_, mon) in zip(specs, team, strict=False):
+        transform = spec.get("volatiles", {}).get("transform")
+        if transform is None:
+            continue
+        for index, (_, foe) in enumerate(foes):
+            if not foe.transformed and foe.base_stats == mon.base_stats:
+                transform["into"] = index
+                break
 
 
 def our_choices(battle: Battle, world: World, allow_tera: bool) -> list[str]:
