@@ -2,14 +2,17 @@
 
 Both sides ladder on an embedded local server through `randbot.online` (the reconnecting
 client), so the run also exercises search, matching, ratings and resuming. Faults:
-  * the Node damage-calc process is killed (SIGKILL) every `--kill-every` battles;
-  * our websocket is dropped once, at battle `--drop-at`, while battles are in progress.
-It reports battles finished, stalled and lost battles, every exception logged (by logger), and
-the resident memory of each process (server tree, this Python process, calc Node processes)
-after a warm-up and at the end, with a timeline.
+  * the Node damage-calc process and the simulator worker (the lookahead's, running when the
+    bot's search is on: `--think-ms N`) are killed (SIGKILL) every `--kill-every` battles;
+  * our websocket is dropped once, at battle `--drop-at` (0: never), while battles are in progress.
+It reports battles finished, stalled and lost battles, what went unhandled (decision errors,
+tracebacks logged, event-loop errors), every error logged (by logger), and the resident memory of
+each process (server tree, this Python process, calc and simulator Node processes) after a
+warm-up and at the end, with a timeline and the Python process's growth per battle.
 
-    nice -n 10 .venv/bin/python scripts/soak.py --battles 3000 --concurrency 16 \\
-        --kill-every 500 --drop-at 1500 --out soak.json
+    .venv/bin/python scripts/soak.py --battles 1000 --concurrency 2 --kill-every 250 \\
+        --drop-at 500 --out soak.json                # the default bot
+    .venv/bin/python scripts/soak.py --think-ms 250 ...  # with the lookahead on
 """
 
 from __future__ import annotations
@@ -29,23 +32,31 @@ from pathlib import Path
 from poke_env.concurrency import POKE_LOOP
 
 from randbot.accounts import unique_username
+from randbot.bot.options import add_bot_arguments, bot_kwargs
+from randbot.errors import RandbotError
 from randbot.localserver import LocalShowdown, process_tree_rss_kb
 from randbot.online.credentials import Credentials
 from randbot.online.modes import ModeProgress, ladder, run_session
 from randbot.online.player import OnlineSettings, online_player, wait_for_login
 from randbot.online.servers import resolve_server
+from randbot.players.registry import player_class
+
+# Node processes this Python process starts, by what their command line runs.
+CHILDREN = {"calc": b"bridge.js", "simulator": b"sim_worker.js"}
 
 
 class ExceptionCounter(logging.Handler):
-    """Counts every log record that carries a traceback or is ERROR and above, by logger."""
+    """Counts every log record that is ERROR and above, by logger, and those with a traceback."""
 
     def __init__(self) -> None:
         super().__init__(level=logging.ERROR)
         self.by_logger: Counter[str] = Counter()
+        self.tracebacks = 0
         self.samples: list[str] = []
 
     def emit(self, record: logging.LogRecord) -> None:
         self.by_logger[record.name] += 1
+        self.tracebacks += record.exc_info is not None
         if len(self.samples) < 20:
             self.samples.append(f"{record.name}: {record.getMessage()[:300]}")
 
@@ -60,8 +71,9 @@ def rss_kb(pid: int) -> int:
     return 0
 
 
-def calc_pids() -> list[int]:
-    """Node damage-calc bridges started by this process."""
+def child_pids(kind: str) -> list[int]:
+    """This process's Node children of one kind ("calc" or "simulator")."""
+    marker = CHILDREN[kind]
     pids = []
     for task in Path(f"/proc/{os.getpid()}/task").iterdir():
         try:
@@ -73,7 +85,7 @@ def calc_pids() -> list[int]:
                 cmdline = Path(f"/proc/{child}/cmdline").read_bytes().replace(b"\0", b" ")
             except OSError:
                 continue
-            if b"bridge.js" in cmdline:
+            if marker in cmdline:
                 pids.append(int(child))
     return sorted(set(pids))
 
@@ -82,7 +94,22 @@ def memory(server: LocalShowdown) -> dict[str, int]:
     return {
         "server_kb": server.rss_kb(),
         "python_kb": rss_kb(os.getpid()),
-        "calc_kb": sum(process_tree_rss_kb(pid) for pid in calc_pids()),
+        **{
+            f"{kind}_kb": sum(process_tree_rss_kb(pid) for pid in child_pids(kind))
+            for kind in CHILDREN
+        },
+    }
+
+
+def growth(before: dict | None, after: dict) -> dict[str, float]:
+    """MB per battle of each process between the warm-up figure and the end."""
+    if not before or after["battles"] <= before["battles"]:
+        return {}
+    battles = after["battles"] - before["battles"]
+    return {
+        key.replace("_kb", "_mb_per_battle"): round((after[key] - before[key]) / 1024 / battles, 4)
+        for key in after
+        if key.endswith("_kb")
     }
 
 
@@ -90,17 +117,24 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--player", default="randbot")
     parser.add_argument("--opponent", default="heuristic")
-    parser.add_argument("--battles", type=int, default=3000)
-    parser.add_argument("--concurrency", type=int, default=16)
-    parser.add_argument("--kill-every", type=int, default=500)
-    parser.add_argument("--drop-at", type=int, default=1500)
+    parser.add_argument("--battles", type=int, default=1000)
+    parser.add_argument("--concurrency", type=int, default=2)
+    parser.add_argument("--kill-every", type=int, default=250)
+    parser.add_argument("--drop-at", type=int, default=500, help="0: never drop the connection")
     parser.add_argument(
         "--warmup", type=int, default=100, help="battles before the first memory figure"
     )
     parser.add_argument("--stall-seconds", type=float, default=180.0)
     parser.add_argument("--out", default="soak.json")
     parser.add_argument("--log", default="soak.log")
+    add_bot_arguments(parser)
     args = parser.parse_args()
+    try:
+        player_kwargs = bot_kwargs(args, player_class(args.player))
+        player_class(args.opponent)
+    except RandbotError as error:
+        print(f"soak: {error}", file=sys.stderr)
+        return 2
 
     logging.basicConfig(
         level=logging.WARNING,
@@ -136,6 +170,7 @@ def main() -> int:
                 results_path=Path(args.out).with_suffix(".jsonl").as_posix(),
             ),
             **common,
+            **player_kwargs,
         )
         theirs, theirs_client = online_player(
             args.opponent,
@@ -157,9 +192,12 @@ def main() -> int:
                 if "memory_before" not in report and count >= args.warmup:
                     report["memory_before"] = {"battles": count, **memory(server)}
                 if count >= next_kill and next_kill < args.battles:
-                    pids = calc_pids()
-                    for pid in pids:
-                        os.kill(pid, signal.SIGKILL)
+                    pids = {kind: child_pids(kind) for kind in CHILDREN}
+                    for pid in sum(pids.values(), []):
+                        try:
+                            os.kill(pid, signal.SIGKILL)
+                        except ProcessLookupError:
+                            pass
                     report["kills"].append(
                         {
                             "battles": count,
@@ -168,7 +206,7 @@ def main() -> int:
                         }
                     )
                     next_kill += args.kill_every
-                if not dropped and count >= args.drop_at:
+                if not dropped and args.drop_at and count >= args.drop_at:
                     dropped = True
                     in_progress = ours_client.watcher.in_progress()
                     asyncio.run_coroutine_threadsafe(
@@ -211,7 +249,7 @@ def main() -> int:
             report["opponent_error"] = f"{type(error).__name__}: {error}"
         done.set()
         report["memory_after"] = {"battles": results.count, **memory(server)}
-        report["calc_pids_at_end"] = calc_pids()
+        report["pids_at_end"] = {kind: child_pids(kind) for kind in CHILDREN}
         asyncio.run_coroutine_threadsafe(theirs_client._stop_listening(), POKE_LOOP).result(10)
 
     report["result"] = result.to_dict()
@@ -223,6 +261,12 @@ def main() -> int:
     report["decision_errors"] = getattr(ours, "decision_errors", 0)
     report["bot_fallbacks"] = getattr(ours, "fallbacks", None)
     report["exceptions_logged"] = dict(counter.by_logger)
+    report["unhandled"] = {
+        "decision_errors": report["decision_errors"],
+        "tracebacks_logged": counter.tracebacks,
+        "loop_errors": len(loop_errors),
+    }
+    report["growth_after_warmup"] = growth(report.get("memory_before"), report["memory_after"])
     report["exception_samples"] = counter.samples
     report["loop_errors"] = loop_errors
     report["seconds"] = round(time.time() - started, 1)
@@ -236,16 +280,24 @@ def main() -> int:
                     "stalled",
                     "lost",
                     "reconnects",
+                    "kills",
+                    "unhandled",
                     "exceptions_logged",
                     "memory_before",
                     "memory_after",
+                    "growth_after_warmup",
                 )
                 if k in report
             },
             indent=2,
         )
     )
-    ok = result.battles >= args.battles and not result.stalled and not result.lost
+    ok = (
+        result.battles >= args.battles
+        and not result.stalled
+        and not result.lost
+        and not any(report["unhandled"].values())
+    )
     return 0 if ok else 1
 
 

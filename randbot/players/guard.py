@@ -92,9 +92,11 @@ class GuardedPlayer(Player):
     def _battle_finished_callback(self, battle: AbstractBattle) -> None:
         self.last_activity.pop(battle.battle_tag, None)
         self.records.append(BattleRecord(battle.battle_tag, battle.won, battle.turn))
-        super()._battle_finished_callback(battle)
+        # Prune first: the mixins below (the inference tracker) drop their state for every battle
+        # no longer in `_battles`, including the ones pruned now.
         if self.keep_finished is not None:
             self._prune_finished(self.keep_finished)
+        super()._battle_finished_callback(battle)
 
     def _prune_finished(self, keep: int) -> None:
         finished = [tag for tag, b in self._battles.items() if b.finished]
