@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from poke_env.data import GenData
+
 from randbot.bot.mon import to_id
 from randbot.errors import RandbotError
 from randbot.lookahead.state import EnemyBuild, build_worlds
@@ -123,7 +125,7 @@ def compare(built: dict, real: dict, ours: str, out: Fidelity, where: str) -> No
             if r is None:
                 out.add("species", b["species"], None, where)
                 continue
-            out.add("species", b["species"], r["species"], where)
+            out.add("species", _forme(b["species"]), _forme(r["species"]), where)
             _compare_pokemon(b, r, enemy, out, f"{where} {real_id} {r['species']}")
     bf, rf = built["field"], real["field"]
     for key in ("weather", "terrain"):
@@ -132,6 +134,12 @@ def compare(built: dict, real: dict, ours: str, out: Fidelity, where: str) -> No
             out.add(f"{key} turns", bf.get(f"{key}_turns"), rf.get(f"{key}_turns"), where)
     for pid in set(bf.get("pseudo", {})) | set(rf.get("pseudo", {})):
         out.add(f"pseudo {pid}", pid in bf.get("pseudo", {}), pid in rf.get("pseudo", {}), where)
+
+
+def _forme(species: str) -> str:
+    """A species' forme, cosmetic ones (Minior's colours) as their species."""
+    entry = GenData.from_gen(9).pokedex.get(to_id(species)) or {}
+    return to_id(entry.get("name", species))
 
 
 def _set_species(mon: dict) -> str:
