@@ -20,15 +20,23 @@ def node_executable() -> str:
     return node
 
 
+def user_data_dir() -> Path:
+    """Where `randbot setup` installs the npm packages: $XDG_DATA_HOME/randbot, else
+    ~/.local/share/randbot (the same rule as randbot.nodejs; this package cannot import it)."""
+    base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
+    return Path(base) / "randbot"
+
+
 def node_modules_dir() -> Path:
-    """RANDBOT_NODE_MODULES, else <repo>/node_modules, else ./node_modules."""
+    """RANDBOT_NODE_MODULES, else the clone's node_modules, else the per-user data folder's."""
     override = os.environ.get("RANDBOT_NODE_MODULES")
     if override:
         return Path(override)
-    for candidate in (PACKAGE_DIR.parent / "node_modules", Path.cwd() / "node_modules"):
+    looked = [PACKAGE_DIR.parent / "node_modules", user_data_dir() / "node_modules"]
+    for candidate in looked:
         if (candidate / "@smogon" / "calc").is_dir():
             return candidate
     raise CalcError(
-        "@smogon/calc is not installed (no node_modules next to the project); run `npm ci` "
-        "or set RANDBOT_NODE_MODULES"
+        f"@smogon/calc is not installed (looked in {', '.join(map(str, looked))}); run "
+        "`randbot setup` (or `make setup` in a clone), or set RANDBOT_NODE_MODULES"
     )

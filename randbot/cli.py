@@ -1,4 +1,4 @@
-"""The `randbot` command line: play, evaluate, harvest, inspect, calc, server."""
+"""The `randbot` command line: play, evaluate, harvest, inspect, calc, server, setup."""
 
 from __future__ import annotations
 

@@ -1,4 +1,10 @@
-"""Finding Node.js and the pinned npm packages (pokemon-showdown, @smogon/calc)."""
+"""Finding Node.js and the pinned npm packages (pokemon-showdown, @smogon/calc).
+
+Where the packages are looked for, first found wins:
+1. `$RANDBOT_NODE_MODULES`, when set (an explicit choice overrides the rest);
+2. the clone's `node_modules/` (what `make setup` installs);
+3. the per-user data folder's `node_modules/` (what `randbot setup` installs for a pip install).
+"""
 
 from __future__ import annotations
 
@@ -11,21 +17,44 @@ from pathlib import Path
 from randbot.errors import SetupError
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
+NPM_MANIFEST_DIR = Path(__file__).resolve().parent / "npm"  # package.json + lock, in the wheel
+NODE_MODULES_ENV = "RANDBOT_NODE_MODULES"
 MIN_NODE_MAJOR = 18
 
 
+def user_data_dir() -> Path:
+    """$XDG_DATA_HOME/randbot, else ~/.local/share/randbot."""
+    base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
+    return Path(base) / "randbot"
+
+
+def candidate_dirs() -> list[Path]:
+    """The node_modules folders searched, in order."""
+    override = os.environ.get(NODE_MODULES_ENV)
+    if override:
+        return [Path(override)]
+    return [PROJECT_ROOT / "node_modules", user_data_dir() / "node_modules"]
+
+
+def _missing(package: str, looked: list[Path]) -> SetupError:
+    where = ", ".join(str(path) for path in looked)
+    return SetupError(
+        f"{package} is not installed (looked in {where}); run `randbot setup` "
+        f"(or `make setup` in a clone), or point {NODE_MODULES_ENV} at a node_modules folder"
+    )
+
+
 def node_modules_dir() -> Path:
-    """The folder holding the pinned npm packages (override with RANDBOT_NODE_MODULES)."""
-    return Path(os.environ.get("RANDBOT_NODE_MODULES", PROJECT_ROOT / "node_modules"))
+    """The first node_modules folder holding pokemon-showdown."""
+    looked = candidate_dirs()
+    for folder in looked:
+        if (folder / "pokemon-showdown" / "pokemon-showdown").is_file():
+            return folder
+    raise _missing("pokemon-showdown", looked)
 
 
 def showdown_dir() -> Path:
-    path = node_modules_dir() / "pokemon-showdown"
-    if not (path / "pokemon-showdown").is_file():
-        raise SetupError(
-            f"pokemon-showdown is not installed at {path}; run `make setup` (it runs npm ci)"
-        )
-    return path
+    return node_modules_dir() / "pokemon-showdown"
 
 
 @cache

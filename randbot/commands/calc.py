@@ -196,14 +196,15 @@ def _random_battle_level(format_id: str, species: str) -> int | None:
     match = re.match(r"(gen\d)randombattle$", format_id)
     if not match:
         return None
-    try:
-        from randbot.nodejs import node_modules_dir
+    from randbot.errors import SetupError
+    from randbot.nodejs import node_modules_dir
 
+    try:
         path = (
             Path(node_modules_dir()) / "pokemon-showdown/data/random-battles" / match.group(1)
         ) / "sets.json"
         data = json.loads(path.read_text())
-    except (OSError, ValueError):
+    except (OSError, ValueError, SetupError):
         return None
     species_id = re.sub(r"[^a-z0-9]+", "", species.lower())
     entry = data.get(species_id)
