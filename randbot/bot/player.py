@@ -26,6 +26,7 @@ from randbot.bot.damage import DamageOracle
 from randbot.bot.decision import Deadline, Decision, explain, log_decision
 from randbot.bot.mon import to_id
 from randbot.bot.policy import decide, warm_up
+from randbot.bot.toxicclock import ToxicClock
 from randbot.bot.weatherclock import WeatherClock
 
 log = logging.getLogger("randbot.bot")
@@ -61,6 +62,7 @@ class RandBot(_Base):  # type: ignore[misc, valid-type]
         # battle tag -> side -> every move its active used since switching in (Illusion evidence)
         self._entry_moves: dict[str, dict[str, set[str]]] = {}
         self._weather_clock = WeatherClock()
+        self._toxic_clock = ToxicClock()
         # battles that ended: the messages that follow a win (|deinit|, ratings) add no entries
         self._ended: OrderedDict[str, None] = OrderedDict()
         warm_up(self.format, self.oracle)
@@ -113,6 +115,7 @@ class RandBot(_Base):  # type: ignore[misc, valid-type]
         entry_moves = self._entry_moves.setdefault(tag, {})
         for fields in split_messages[1:]:
             self._weather_clock.note(tag, fields)
+            self._toxic_clock.note(tag, fields)
             if len(fields) < 3:
                 continue
             side = fields[2][:2]
@@ -136,6 +139,7 @@ class RandBot(_Base):  # type: ignore[misc, valid-type]
                 self._last_moves.pop(tag, None)
                 self._entry_moves.pop(tag, None)
                 self._weather_clock.forget(tag)
+                self._toxic_clock.forget(tag)
                 self._ended[tag] = None
                 if len(self._ended) > ENDED_REMEMBERED:
                     self._ended.popitem(last=False)
@@ -159,6 +163,7 @@ class RandBot(_Base):  # type: ignore[misc, valid-type]
         if not isinstance(battle, Battle):
             return self.choose_random_move(battle)
         self._weather_clock.correct(battle)
+        self._toxic_clock.correct(battle)
         try:
             decision = decide(
                 battle,

@@ -215,8 +215,8 @@ def battle_fidelity(log: dict, side: str, worker: SimWorker) -> Fidelity:
         if real["force_switch"] or request.get("forceSwitch"):
             continue
         bot._weather_clock.correct(battle)  # as the bot does before each decision
+        bot._toxic_clock.correct(battle)
         builds = true_builds(log, theirs, battle)
-        bot._weather_clock.correct(battle)
         last_moves = bot._last_moves.get(battle.battle_tag)
         (world,) = build_worlds(battle, builds, 1, seed=index, last_moves=last_moves)
         built = worker.request("build", spec=world.spec)["state"]

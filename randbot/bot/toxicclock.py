@@ -1,0 +1,66 @@
+"""Toxic's stage per Pokémon, counted from the protocol.
+
+Showdown's toxic damage grows by one stage at each end-of-turn tick and restarts at 0 on each
+switch-in. poke-env counts a stage at every `|turn|` while a toxic Pokémon is active, so a toxic
+from a Toxic Orb (set during the end of turn) or from Toxic Spikes on a replacement reads one stage
+high, and it never restarts on a switch-in. This counts the ticks themselves (the `[from] psn`
+damage, or Poison Heal's heal) since the toxic or the switch-in, and puts them back into
+poke-env's Pokémon before a decision.
+"""
+
+from __future__ import annotations
+
+from poke_env.battle import Battle
+from poke_env.battle.pokemon import Pokemon
+from poke_env.battle.status import Status
+
+
+def _key(ident: str) -> str:
+    """`p1a: Flareon` -> `p1: Flareon`, as poke-env keys a team."""
+    side, _, name = ident.partition(": ")
+    return f"{side[:2]}: {name}"
+
+
+class ToxicClock:
+    def __init__(self) -> None:
+        self._stage: dict[str, dict[str, int]] = {}
+
+    def note(self, tag: str, fields: list[str]) -> None:
+        """One split protocol line of battle `tag`."""
+        if len(fields) < 3:
+            return
+        kind = fields[1]
+        if kind in ("switch", "drag", "replace", "-status", "-curestatus", "-damage", "-heal"):
+            stages = self._stage.setdefault(tag, {})
+            key = _key(fields[2])
+            rest = fields[3:]
+            if kind in ("switch", "drag", "replace"):
+                if key in stages:
+                    stages[key] = 0
+            elif kind == "-status":
+                if rest and rest[0] == "tox":
+                    stages[key] = 0
+                else:
+                    stages.pop(key, None)
+            elif kind == "-curestatus":
+                stages.pop(key, None)
+            elif key in stages and (
+                (kind == "-damage" and "[from] psn" in rest)
+                or (kind == "-heal" and "[from] ability: Poison Heal" in rest)
+            ):
+                stages[key] = min(15, stages[key] + 1)
+
+    def correct(self, battle: Battle) -> None:
+        """Give poke-env's toxic Pokémon their stage."""
+        stages = self._stage.get(battle.battle_tag, {})
+        for team in (battle.team, battle.opponent_team):
+            for key, mon in team.items():
+                if mon.status is Status.TOX and key in stages:
+                    _set_counter(mon, stages[key])
+
+    def forget(self, tag: str) -> None:
+        self._stage.pop(tag, None)
+
+
+def _set_counter(mon: Pokemon, stage: int) -> None:
+    mon._status_counter = stage  # poke-env has no setter; its counter means this stage
