@@ -137,8 +137,15 @@ def compare(built: dict, real: dict, ours: str, out: Fidelity, where: str) -> No
 
 
 def _forme(species: str) -> str:
-    """A species' forme, cosmetic ones (Minior's colours) as their species."""
-    entry = GenData.from_gen(9).pokedex.get(to_id(species)) or {}
+    """A species' forme, cosmetic ones (Minior's colours) and those only an ability makes
+    (Greninja-Bond: the protocol shows a Greninja) as their species."""
+    dex = GenData.from_gen(9).pokedex
+    entry = dex.get(to_id(species)) or {}
+    base = dex.get(to_id(entry.get("baseSpecies") or "")) or {}
+    if not entry.get("battleOnly") and all(
+        base.get(k) is not None and base.get(k) == entry.get(k) for k in ("baseStats", "types")
+    ):
+        return to_id(base["name"])
     return to_id(entry.get("name", species))
 
 
@@ -179,6 +186,9 @@ def _compare_pokemon(b: dict, r: dict, enemy: bool, out: Fidelity, where: str) -
     out.add(f"{who}item", b["item"], r["item"], where)
     out.add(f"{who}ability", b["ability"], r["ability"], where)
     out.add(f"{who}tera", b["terastallized"], r["terastallized"], where)
+    if b.get("ability_counter") is not None or r.get("ability_counter") is not None:
+        # (Slow Start's turns left)
+        out.add(f"{who}ability counter", b.get("ability_counter"), r.get("ability_counter"), where)
     for move, pp in r["pp"].items():
         kind = "enemy pp" if enemy else "pp"
         out.add(kind, b["pp"].get(move), pp, f"{where} {move}")

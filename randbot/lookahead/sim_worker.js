@@ -80,7 +80,7 @@ function applyPokemon(battle, mon, p, foeActive) {
   if (p.last_item) mon.lastItem = toID(p.last_item);
   if (p.ability) {
     mon.baseAbility = mon.ability = toID(p.ability);
-    mon.abilityState = effectState(battle, mon.ability, mon, {});
+    mon.abilityState = effectState(battle, mon.ability, mon, {...(p.ability_state || {})});
   }
   if (p.pp) {
     for (const slot of mon.moveSlots) {
@@ -203,6 +203,7 @@ function summarize(battle) {
         item: mon.item,
         ability: mon.ability,
         terastallized: mon.terastallized || '',
+        ability_counter: mon.abilityState.counter,
         pp: Object.fromEntries(mon.moveSlots.map((slot) => [slot.id, slot.pp])),
         volatiles: mon.isActive ? Object.fromEntries(Object.entries(mon.volatiles).map(([id, st]) => [id, volatileFields(st)])) : {},
       })),

@@ -61,8 +61,7 @@ WEATHER_TURNS = 5
 VOLATILE_DURATIONS = {
     "taunt": 3,
     "encore": 3,
-    "slowstart": 5,
-    "healblock": 5,
+    "healblock": 2,  # Psychic Noise's (the Heal Block move's 5 is rare in random battles)
     "throatchop": 2,
     "magnetrise": 5,
     "yawn": 2,
@@ -202,6 +201,8 @@ def _volatiles(mon: Pokemon, last_move: str | None, rng: random.Random) -> dict[
         name = EFFECT_IDS.get(name, name)
         if name in SKIPPED_EFFECTS or name in ANNOUNCED_ONLY or name.startswith("fallen"):
             continue
+        if name == "slowstart":  # (Showdown counts it in the ability's state: _ability_state)
+            continue
         if name.startswith(PROTO_QUARK) and name not in PROTO_QUARK:
             base = next(p for p in PROTO_QUARK if name.startswith(p))
             out[base] = {"bestStat": name[len(base) :]}
@@ -231,6 +232,18 @@ def _volatiles(mon: Pokemon, last_move: str | None, rng: random.Random) -> dict[
     return out
 
 
+def _ability_state(mon: Pokemon) -> dict[str, int]:
+    """Slow Start's turns left: 5 from its start, one per end of turn after the one it came in
+    on (poke-env counts that one too)."""
+    for effect, count in mon.effects.items():
+        if effect.name == "SLOW_START":
+            return {"counter": max(1, min(SLOW_START_TURNS, SLOW_START_TURNS + 1 - int(count)))}
+    return {}
+
+
+SLOW_START_TURNS = 5
+
+
 def _sleep_turns(mon: Pokemon, rng: random.Random) -> int:
     """Turns of sleep left before the next move attempt: 2-4 drawn at the start (Rest: 3),
     one spent per attempt; conditioned on still being asleep."""
@@ -258,6 +271,7 @@ def _pokemon_state(
         state["terastallized"] = mon.tera_type.name.title()
     if mon.active:
         state["volatiles"] = _volatiles(mon, last_move, rng)
+        state["ability_state"] = _ability_state(mon)
         first = bool(getattr(mon, "first_turn", False))
         state["active_turns"] = 0 if first else 1
         if last_move:
