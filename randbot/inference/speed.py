@@ -7,7 +7,6 @@ order of the two actives' moves into a rule on each candidate build's effective 
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
 
 from randbot.formats import to_id
 from randbot.inference import inferences as inf
@@ -21,9 +20,7 @@ from randbot.inference.dexdata import (
     speed_stat,
 )
 from randbot.inference.protocol import Ident
-
-if TYPE_CHECKING:
-    from randbot.inference.tracker import BattleTracker
+from randbot.inference.tracker_state import TrackerState
 
 _WEATHER_ABILITIES = {
     "chlorophyll": ("sunnyday", "desolateland"),
@@ -92,7 +89,7 @@ def move_priority_for(move_id: str, ability: str, hp_full: bool, terrain: str) -
 
 
 class SpeedCheck:
-    def __init__(self, tracker: BattleTracker) -> None:
+    def __init__(self, tracker: TrackerState) -> None:
         self.tracker = tracker
         self._reset()
 

@@ -1,0 +1,283 @@
+"""The tracker's damage checks: each damaging hit must fit the damage rolls of the enemy's possible
+builds (items, abilities, tera), and what a KO or a survival shows (Focus Sash, Sturdy), Life Orb
+recoil, and healing (Leftovers, Sitrus Berry).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from randbot.formats import to_id
+from randbot.inference import inferences as inf
+from randbot.inference.belief import EnemyBelief
+from randbot.inference.damage import (
+    FORME_ABILITIES,
+    UNMODELLED_VOLATILES,
+    DamageObservation,
+    make_test,
+)
+from randbot.inference.dexdata import (
+    effectiveness,
+    move_category,
+    move_entry,
+    move_is_multihit,
+    species_types,
+)
+from randbot.inference.protocol import (
+    Ident,
+    Tags,
+    parse_ident,
+)
+from randbot.inference.state import ActiveState, MonState
+from randbot.inference.tracker_state import (
+    _LATE_RESIDUAL,
+    TrackerState,
+)
+
+
+class DamageChecks(TrackerState):
+    """Hits, damage and healing lines, checked against the damage calc."""
+
+    # --- damage rolls -------------------------------------------------------------------------
+    def _open_hit(self, ident: Ident, move_id: str) -> None:
+        """A damaging move starts: note both sides as the calc will need them."""
+        self._hit = None
+        if self.our_role is None:
+            return
+        enemy_side = self.enemy_role
+        ours_active, theirs_active = self.active.get(self.our_role), self.active.get(enemy_side)
+        if ours_active is None or theirs_active is None:
+            return
+        ours = self.mons.get((self.our_role, ours_active.key))
+        theirs = self.mons.get((enemy_side, theirs_active.key))
+        if ours is None or theirs is None or ours.hp_points is None:
+            return
+        volatiles = ours_active.volatiles | theirs_active.volatiles
+        if any(v.startswith(UNMODELLED_VOLATILES) for v in volatiles) or theirs_active.transformed:
+            return
+        if ours_active.transformed:
+            return  # our Ditto / Transform user fights with the copied stats, not its own set's
+        enemy_attacks = ident.side == enemy_side
+        if enemy_attacks and theirs.hp <= 0.34:
+            return  # pinch abilities (Blaze, Torrent…) depend on HP we only know roughly
+        if to_id(ours.ability or "") in FORME_ABILITIES:
+            return  # Shields Down, Stance Change…: our forme (and stats) may change within the turn
+        if enemy_attacks and self._our_illusion_hidden():
+            return  # our active may be our Zoroark in disguise: its defences are not the shown ones
+        our_set = dict(self._our_sets.get(ours_active.key, {}))
+        # The forme on the field (Zacian-Crowned, Minior-Meteor): its types and stats take the hit.
+        our_set.update({"species": ours.shown_species or ours.species, "level": ours.level})
+        if ours.item is not None:
+            our_set["item"] = ours.item
+        if ours.ability:
+            our_set["ability"] = ours.ability
+        if ours_active.boosts:
+            our_set["boosts"] = {
+                k: v
+                for k, v in ours_active.boosts.items()
+                if k in ("atk", "def", "spa", "spd", "spe")
+            }
+        our_set["status"] = ours.status or ""
+        our_set["curHP"] = int(ours.hp_points)
+        if ours.terastallized:
+            our_set["teraType"] = ours.terastallized
+            our_set["terastallized"] = True
+        else:
+            our_set.pop("teraType", None)
+        defender_side = self.our_role if enemy_attacks else enemy_side
+        screens = {
+            c: True
+            for c in ("reflect", "lightscreen", "auroraveil")
+            if self.field.side_conditions[defender_side].get(c)
+        }
+        field: dict[str, Any] = {}
+        if self.field.weather:
+            field["weather"] = self.field.weather
+        if self.field.terrain:
+            field["terrain"] = self.field.terrain
+        if screens:
+            field["defenderSide"] = screens
+        self._hit = {
+            "move": move_id,
+            "enemy_attacks": enemy_attacks,
+            "ours": our_set,
+            "enemy_state": {
+                "boosts": {
+                    k: v
+                    for k, v in theirs_active.boosts.items()
+                    if k in ("atk", "def", "spa", "spd", "spe")
+                },
+                "status": theirs.status,
+                "tera": theirs.terastallized,
+                "full": theirs.hp >= 1.0,
+                "species": theirs.shown_species or theirs.species,
+            },
+            "field": field,
+            "before": ours.hp_points if enemy_attacks else theirs.hp * 100,
+            "target_side": self.our_role if enemy_attacks else enemy_side,
+            "enemy": Ident(enemy_side, "a", theirs_active.key),
+            "stint": theirs_active.stint,
+            "lines": 0,
+            "after": None,
+            "fainted": False,
+            "spoiled": False,
+        }
+
+    def _spoil_hit(self) -> None:
+        if self._hit is not None:
+            self._hit["spoiled"] = True
+
+    def _close_hit(self) -> None:
+        hit, self._hit = self._hit, None
+        if hit is None or hit["spoiled"] or hit["lines"] != 1 or hit["after"] is None:
+            return
+        belief = self._belief_of(hit["enemy"])
+        if belief is None or self.calc is None:
+            return
+        lost = hit["before"] - hit["after"]
+        if lost <= 0:
+            return
+        observation = DamageObservation(
+            hit["move"],
+            hit["enemy_attacks"],
+            hit["ours"],
+            hit["enemy_state"],
+            hit["field"],
+            lost,
+            hit["fainted"],
+        )
+        prior = [b for b, _ in belief.prior()]
+        inf.damage_fits(
+            belief,
+            make_test(observation, self.calc, prior),
+            observation.describe(),
+            hit["stint"],
+            self.turn,
+        )
+
+    def _choice_check(self, belief: EnemyBelief, state: MonState, active: ActiveState) -> None:
+        if state.item_changed or active.item_lost_this_stay:
+            return
+        distinct = list(dict.fromkeys(active.moves_used))
+        if len(distinct) >= 2:
+            inf.two_moves_rule_out_choice(belief, distinct[:2], active.stint, self.turn)
+        elif len(active.moves_used) >= 2 and move_category(distinct[0]) != "Status":
+            # Repeating a move into a new target that resists it is what a locked Pokémon does.
+            ours = self.active.get(self.our_role) if self.our_role else None
+            target = self.mons.get((self.our_role, ours.key)) if ours and self.our_role else None
+            if target is None:
+                return
+            previous = active.targets[-2] if len(active.targets) >= 2 else None
+            types = (
+                (target.terastallized,) if target.terastallized else species_types(target.species)
+            )
+            if (
+                previous is not None
+                and previous != target.species
+                and effectiveness(distinct[0], types) <= 0.5
+            ):
+                inf.repeat_suggests_choice(
+                    belief, distinct[0], target.species, active.stint, self.turn
+                )
+
+    # --- KO from full ---------------------------------------------------------------------------
+    def _watch_ko(self, move_id: str) -> None:
+        """Our move starts: remember whether the enemy stands at full HP, to judge a KO afterwards."""
+        ident, state, active = self._enemy_active()
+        self._ko_watch = None
+        if (
+            state is None
+            or active is None
+            or state.hp < 1.0
+            or state.item_changed
+            or state.item == ""
+        ):
+            return
+        self._ko_watch = {"ident": ident, "move": move_id, "hits": 0, "stint": active.stint}
+
+    def _check_ko(self, fainted: Ident | None) -> None:
+        watch = self._ko_watch
+        if watch is None or fainted is None or fainted.name != watch["ident"].name:
+            return
+        if (
+            fainted.side != watch["ident"].side
+            or watch["hits"] != 1
+            or move_is_multihit(watch["move"])
+        ):
+            return
+        belief = self._belief_of(fainted)
+        if belief is not None:
+            # Mold Breaker and moves that ignore abilities (Sunsteel Strike...) go through Sturdy.
+            mold = self._our_ability_is("moldbreaker", "teravolt", "turboblaze") or bool(
+                (move_entry(watch["move"]) or {}).get("ignoreAbility")
+            )
+            inf.ko_from_full_rules_out_sash(belief, watch["move"], mold, watch["stint"], self.turn)
+
+    def _on_minor_damage(self, fields: list[str], tags: Tags) -> None:
+        ident = parse_ident(fields[1]) if len(fields) > 1 else None
+        state = self._mon_of(ident)
+        if state is None or len(fields) < 3:
+            return
+        before = state.hp
+        source = to_id(tags.from_name) if tags.from_ else ""
+        if self._is_enemy(ident) and (source in _LATE_RESIDUAL or "partiallytrapped" in tags.flags):
+            self._residual_hp.setdefault(ident.name, before)
+        self._set_health(state, fields[2])
+        if self._is_enemy(ident):
+            entry = self._entry.get(ident.name)
+            if entry is not None and source in ("stealthrock", "spikes"):
+                entry["hurt"] = tags.from_name
+            watch = self._ko_watch
+            if not tags.from_ and watch is not None and watch["ident"].name == ident.name:
+                watch["hits"] += 1
+        hit = self._hit
+        if hit is not None and not tags.from_ and ident.side == hit["target_side"]:
+            hit["lines"] += 1
+            # Our HP is exact (points); the enemy's is a percentage: the same units as "before".
+            hit["after"] = state.hp_points if hit["enemy_attacks"] else state.hp * 100
+            hit["fainted"] = state.fainted or state.hp <= 0
+        lo = self._life_orb
+        if lo is not None:
+            if not tags.from_ and ident == lo["target"]:
+                lo["hit"] = True
+            if (
+                tags.from_kind == "item"
+                and to_id(tags.from_name) == "lifeorb"
+                and ident == lo["ident"]
+            ):
+                lo["recoil"] = True
+
+    def _on_minor_heal(self, fields: list[str], tags: Tags) -> None:
+        ident = parse_ident(fields[1]) if len(fields) > 1 else None
+        state = self._mon_of(ident)
+        if state is None or len(fields) < 3:
+            return
+        self._set_health(state, fields[2])
+        if tags.from_kind == "item" and ident is not None:
+            self._healed_this_turn.add(ident.name)
+
+    def _on_minor_sethp(self, fields: list[str], tags: Tags) -> None:
+        ident = parse_ident(fields[1]) if len(fields) > 1 else None
+        state = self._mon_of(ident)
+        if state is not None and len(fields) > 2:
+            self._set_health(state, fields[2])
+
+    def _on_minor_crit(self, fields: list[str], tags: Tags) -> None:
+        self._spoil_hit()
+
+    def _check_sitrus(self) -> None:
+        ident, state, active = self._enemy_active()
+        if state is None or active is None or state.fainted or state.hp <= 0 or state.hp > 0.5:
+            return
+        if (
+            state.item_changed
+            or state.item == ""
+            or self.field.magic_room
+            or self._our_ability_is("unnerve")
+            or "healblock" in active.volatiles  # Psychic Noise: no berry healing either
+            or ident.name in self._heal_blocked
+        ):
+            return
+        belief = self._belief_of(ident)
+        if belief is not None:
+            inf.sitrus_not_eaten(belief, state.hp, active.stint, self.turn)
