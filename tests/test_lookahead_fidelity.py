@@ -41,3 +41,26 @@ def test_rebuilt_states_match_the_real_ones(worker: SimWorker, name: str) -> Non
     # the format's Sleep Clause Mod survives the rebuild; a Choice holder that moved is locked
     assert result.mismatches["pseudo sleepclausemod"] == 0
     assert result.mismatches["volatile choicelock"] == 0
+
+
+# Recorded by `randbot play --player randbot --opponent heuristic --seed 9001 --save-logs`: each
+# battle shows one state the rebuild once got wrong, and the fields that must now match.
+FIXED = {
+    "weather": ["weather turns"],  # a weather older than a turn (poke-env re-dated it)
+    "disable": ["volatile disable", "volatile disable duration", "volatile disable move"],
+    "ditto-transform": ["species", "enemy ability"],  # an enemy Ditto transformed
+    "slowstart": ["enemy ability counter"],  # Slow Start's turns, in the ability's state
+    "healblock": ["volatile healblock duration"],  # Psychic Noise's two turns
+    "forme-change": ["species", "enemy maxhp"],  # Terapagos-Terastal, not Terapagos
+    "unburden": ["volatile unburden"],
+}
+
+
+@pytest.mark.parametrize("name", sorted(FIXED))
+def test_fixed_fields_match_the_real_simulator(worker: SimWorker, name: str) -> None:
+    log = json.loads((FIXTURES / f"{name}-vs-heuristic.log.json").read_text())
+    result = battle_fidelity(log, our_side(log), worker)
+    assert result.share >= 0.995, result.mismatches
+    for kind in FIXED[name]:
+        assert result.compared[kind] > 0, f"{kind} never compared"
+        assert result.mismatches[kind] == 0, result.examples[kind]

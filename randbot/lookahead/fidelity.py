@@ -42,12 +42,14 @@ class Fidelity:
     hidden: int = 0
     hidden_matched: int = 0
     decisions: int = 0
+    compared: Counter = field(default_factory=Counter)  # fields compared, by kind
     mismatches: Counter = field(default_factory=Counter)
     hidden_mismatches: Counter = field(default_factory=Counter)
     examples: dict[str, str] = field(default_factory=dict)
 
     def add(self, kind: str, built: Any, real: Any, where: str, ok: bool | None = None) -> None:
         ok = built == real if ok is None else ok
+        self.compared[kind] += 1
         if not ok:
             self.examples.setdefault(kind, f"{where}: built {built!r}, real {real!r}")
         if kind in HIDDEN:
@@ -67,6 +69,7 @@ class Fidelity:
         self.hidden += other.hidden
         self.hidden_matched += other.hidden_matched
         self.decisions += other.decisions
+        self.compared.update(other.compared)
         self.mismatches.update(other.mismatches)
         self.hidden_mismatches.update(other.hidden_mismatches)
         for k, v in other.examples.items():
