@@ -22,8 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from randbot.formats import to_id
-from randbot.inference.belief import EnemyBelief
 from randbot.inference.builds import Build
+from randbot.inference.posterior import EnemyBelief
 from randbot.inference.protocol import species_key
 from randbot.inference.replay import load_log, replay, true_team
 from randbot.inference.tracker import BattleTracker

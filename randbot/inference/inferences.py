@@ -12,7 +12,9 @@ from functools import cache
 from pathlib import Path
 
 from randbot.formats import to_id
-from randbot.inference.belief import (
+from randbot.inference.builds import Build
+from randbot.inference.dexdata import move_category, move_has_secondary, species_entry
+from randbot.inference.posterior import (
     DEDUCED,
     MEASURED,
     OBSERVED,
@@ -21,8 +23,6 @@ from randbot.inference.belief import (
     Rule,
     Weight,
 )
-from randbot.inference.builds import Build
-from randbot.inference.dexdata import move_category, move_has_secondary, species_entry
 
 CHOICE_ITEMS = ("choiceband", "choicespecs", "choicescarf")
 LOCK_FACTOR = 3.0  # a free player rarely repeats a resisted move into a new foe; a locked one must

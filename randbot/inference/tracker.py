@@ -16,7 +16,6 @@ from typing import Any
 
 from randbot.formats import to_id
 from randbot.inference import inferences as inf
-from randbot.inference.belief import EnemyBelief
 from randbot.inference.damage import (
     usable_move,
 )
@@ -24,6 +23,7 @@ from randbot.inference.dexdata import (
     move_category,
     move_is_multihit,
 )
+from randbot.inference.posterior import EnemyBelief
 from randbot.inference.protocol import (
     Tags,
     effect_name,

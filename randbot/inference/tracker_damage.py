@@ -9,7 +9,6 @@ from typing import Any
 
 from randbot.formats import to_id
 from randbot.inference import inferences as inf
-from randbot.inference.belief import EnemyBelief
 from randbot.inference.damage import (
     FORME_ABILITIES,
     UNMODELLED_VOLATILES,
@@ -23,6 +22,7 @@ from randbot.inference.dexdata import (
     move_is_multihit,
     species_types,
 )
+from randbot.inference.posterior import EnemyBelief
 from randbot.inference.protocol import (
     Ident,
     Tags,

@@ -8,11 +8,11 @@ import dataclasses
 
 from randbot.formats import to_id
 from randbot.inference import inferences as inf
-from randbot.inference.belief import Decision, EnemyBelief
 from randbot.inference.choice_model import stat_ratios
 from randbot.inference.dexdata import (
     species_types,
 )
+from randbot.inference.posterior import Decision, EnemyBelief
 from randbot.inference.protocol import (
     Ident,
     Tags,

@@ -11,12 +11,12 @@ import logging
 from typing import Any
 
 from randbot.formats import to_id
-from randbot.inference.belief import EnemyBelief
 from randbot.inference.builds import load_setdb
 from randbot.inference.dexdata import (
     species_types,
 )
-from randbot.inference.policy import TeamPolicy
+from randbot.inference.enemy_policy import TeamPolicy
+from randbot.inference.posterior import EnemyBelief
 from randbot.inference.protocol import (
     Ident,
     parse_health,

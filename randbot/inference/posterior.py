@@ -1,4 +1,6 @@
 """What we believe about one enemy Pokémon: known facts, rules on its build, and the posterior they give.
+(The inference side; randbot/bot/beliefs.py turns this posterior, or the prior when inference is off,
+into the planner's short list of builds.)
 
 Rules are predicates on a build with a strength. The posterior keeps the prior's builds that pass every
 rule, strongest rule first; a rule that would leave nothing is relaxed (skipped) and the relaxation logged,
@@ -80,7 +82,7 @@ class EnemyBelief:
     _posterior: list[tuple[Build, float]] | None = None
     _relaxed_logged: set[str] = field(default_factory=set)
     decisions: list[Decision] = field(default_factory=list)
-    policy: object | None = None  # the TeamPolicy shared by the enemy team (see policy.py)
+    policy: object | None = None  # the TeamPolicy shared by the enemy team (see enemy_policy.py)
     _base: list[tuple[Build, float]] | None = None
     _marginals: tuple[float, ...] | None = None
     # build -> its choices' log-likelihoods; only new decisions change them, not teammates' clicks

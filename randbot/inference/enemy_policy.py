@@ -1,4 +1,5 @@
 """The enemy player's way of choosing moves, learned from the whole team (one player controls them all).
+It weighs the enemy's builds by the choices they made; randbot/bot/policy.py is our own decision.
 
 P(model k | everything) is proportional to prior_k x the product over teammates of P(their choices | k);
 each belief reweights its builds with the models weighted by what its *teammates* showed, so no choice
@@ -11,8 +12,8 @@ import json
 import logging
 import math
 
-from randbot.inference.belief import EnemyBelief
 from randbot.inference.choice_model import POLICIES, POLICY_PRIOR
+from randbot.inference.posterior import EnemyBelief
 
 log = logging.getLogger("randbot.inference")
 
