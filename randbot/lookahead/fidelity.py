@@ -135,8 +135,16 @@ def compare(built: dict, real: dict, ours: str, out: Fidelity, where: str) -> No
         out.add(key, bf.get(key) or "", rf.get(key) or "", where)
         if rf.get(key) and bf.get(key) == rf.get(key):
             out.add(f"{key} turns", bf.get(f"{key}_turns"), rf.get(f"{key}_turns"), where)
-    for pid in set(bf.get("pseudo", {})) | set(rf.get("pseudo", {})):
-        out.add(f"pseudo {pid}", pid in bf.get("pseudo", {}), pid in rf.get("pseudo", {}), where)
+    b_pseudo, r_pseudo = bf.get("pseudo", {}), rf.get("pseudo", {})
+    for pid in set(b_pseudo) | set(r_pseudo):
+        out.add(f"pseudo {pid}", pid in b_pseudo, pid in r_pseudo, where)
+        if pid in b_pseudo and (r_pseudo.get(pid) or {}).get("duration") is not None:
+            out.add(
+                f"pseudo {pid} turns",
+                b_pseudo[pid].get("duration"),
+                r_pseudo[pid]["duration"],
+                where,
+            )
 
 
 def _forme(species: str) -> str:
