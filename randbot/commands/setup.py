@@ -17,7 +17,14 @@ from pathlib import Path
 from randbot.errors import SetupError
 from randbot.nodejs import NODE_MODULES_ENV, NPM_MANIFEST_DIR, node_executable, user_data_dir
 
-NPM_CI = ["ci", "--omit=optional", "--ignore-scripts", "--no-audit", "--no-fund"]
+NPM_CI = [
+    "ci",
+    "--omit=optional",
+    "--ignore-scripts",
+    "--no-audit",
+    "--no-fund",
+    "--no-update-notifier",
+]
 STAMP = ".randbot-lock-sha256"  # in node_modules: the lock it was installed from
 
 
