@@ -71,7 +71,7 @@ def main() -> int:
     print(
         f"{battles} battles, {total.decisions} decisions: {total.matched}/{total.fields} fields"
         f" match ({total.share:.2%}); hidden from the protocol: {total.hidden_matched}/"
-        f"{total.hidden} (sleep turns, the enemy's unseen PP)"
+        f"{total.hidden} (sleep and confusion turns, the enemy's PP, an Illusion's disguise)"
     )
     print("| mismatch kind | count | example |\n|---|---|---|")
     for kind, count in total.mismatches.most_common():

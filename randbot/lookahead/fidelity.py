@@ -30,6 +30,9 @@ REPLAY_STATES = Path(__file__).with_name("replay_states.js")
 STATS = ("hp", "atk", "def", "spa", "spd", "spe")
 # (confusion lasts 2-5 turns drawn when it starts, shown to no one, like sleep's)
 HIDDEN = {"sleep turns", "enemy pp", "volatile confusion time"}
+# While an enemy's Illusion holds, the protocol shows the disguise: what differs in the enemy's
+# active (the one shown and the one in disguise) is counted apart, as "illusion ...".
+ILLUSION = "illusion "
 # A volatile the simulator keeps for its own bookkeeping, invisible in the protocol and without
 # effect on the next turn's outcome.
 BOOKKEEPING = {"lockedmove"}
@@ -52,7 +55,7 @@ class Fidelity:
         self.compared[kind] += 1
         if not ok:
             self.examples.setdefault(kind, f"{where}: built {built!r}, real {real!r}")
-        if kind in HIDDEN:
+        if kind in HIDDEN or kind.startswith(ILLUSION):
             self.hidden += 1
             self.hidden_matched += ok
             if not ok:
@@ -125,11 +128,20 @@ def compare(built: dict, real: dict, ours: str, out: Fidelity, where: str) -> No
         real_mons = {to_id(_set_species(m)): m for m in r_side["pokemon"]}
         for b in b_side["pokemon"]:
             r = real_mons.get(to_id(_set_species(b))) or _by_base(real_mons, _set_species(b))
+            disguised = (
+                enemy and r_side.get("illusion") and (b["active"] or (r or {}).get("active"))
+            )
             if r is None:
-                out.add("species", b["species"], None, where)
+                out.add(f"{ILLUSION if disguised else ''}species", b["species"], None, where)
                 continue
-            out.add("species", _forme(b["species"]), _forme(r["species"]), where)
-            _compare_pokemon(b, r, enemy, out, f"{where} {real_id} {r['species']}")
+            out.add(
+                f"{ILLUSION if disguised else ''}species",
+                _forme(b["species"]),
+                _forme(r["species"]),
+                where,
+            )
+            where_mon = f"{where} {real_id} {r['species']}"
+            _compare_pokemon(b, r, "illusion" if disguised else enemy, out, where_mon)
     bf, rf = built["field"], real["field"]
     for key in ("weather", "terrain"):
         out.add(key, bf.get(key) or "", rf.get(key) or "", where)
@@ -180,8 +192,8 @@ def _compare_conditions(built: dict, real: dict, out: Fidelity, where: str) -> N
                 out.add(f"side {cid} turns", b.get("duration"), r.get("duration"), where)
 
 
-def _compare_pokemon(b: dict, r: dict, enemy: bool, out: Fidelity, where: str) -> None:
-    who = "enemy " if enemy else ""
+def _compare_pokemon(b: dict, r: dict, enemy: bool | str, out: Fidelity, where: str) -> None:
+    who = ILLUSION if enemy == "illusion" else "enemy " if enemy else ""
     out.add(f"{who}active", b["active"], r["active"], where)
     out.add(f"{who}maxhp", b["maxhp"], r["maxhp"], where)
     # The enemy's HP is shown in percent: a built HP within one percent point is exact knowledge.
@@ -209,11 +221,12 @@ def _compare_pokemon(b: dict, r: dict, enemy: bool, out: Fidelity, where: str) -
         volatiles = (set(b["volatiles"]) | set(r["volatiles"])) - BOOKKEEPING
         for vid in sorted(volatiles):
             bv, rv = b["volatiles"].get(vid), r["volatiles"].get(vid)
-            out.add(f"volatile {vid}", bv is not None, rv is not None, where)
+            hid = ILLUSION if enemy == "illusion" else ""
+            out.add(f"{hid}volatile {vid}", bv is not None, rv is not None, where)
             if bv is not None and rv is not None:
                 for key in ("duration", "hp", "move", "time", "counter", "layers"):
                     if key in rv:
-                        out.add(f"volatile {vid} {key}", bv.get(key), rv[key], where)
+                        out.add(f"{hid}volatile {vid} {key}", bv.get(key), rv[key], where)
 
 
 def battle_fidelity(log: dict, side: str, worker: SimWorker) -> Fidelity:

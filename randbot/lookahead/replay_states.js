@@ -29,7 +29,13 @@ function replay(inputLog, ourSide, emit) {
     } else if (type === 'p1' || type === 'p2') {
       if (type === ourSide) {
         const req = battle.getSide(type).activeRequest;
-        emit({index, force_switch: !!(req && req.forceSwitch), state: summarize(battle)});
+        const state = summarize(battle);
+        // an active in disguise (Illusion): what the protocol showed of it was the disguise
+        for (const side of battle.sides) {
+          const active = side.active[0];
+          if (active && active.illusion) state.sides[side.id].illusion = active.illusion.species.name;
+        }
+        emit({index, force_switch: !!(req && req.forceSwitch), state});
         index++;
       }
       battle.choose(type, rest);
