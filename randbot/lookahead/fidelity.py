@@ -29,7 +29,13 @@ from randbot.replay import replay_log
 REPLAY_STATES = Path(__file__).with_name("replay_states.js")
 STATS = ("hp", "atk", "def", "spa", "spd", "spe")
 # (confusion lasts 2-5 turns drawn when it starts, shown to no one, like sleep's)
-HIDDEN = {"sleep turns", "enemy pp", "volatile confusion time"}
+HIDDEN = {
+    "sleep turns",
+    "enemy pp",
+    "volatile confusion time",
+    # (a binding move's trap lasts 5 or 6 turns drawn when it starts: the rebuild draws it too)
+    "volatile partiallytrapped duration",
+}
 # While an enemy's Illusion holds, the protocol shows the disguise: what differs in the enemy's
 # active (the one shown and the one in disguise) is counted apart, as "illusion ...".
 ILLUSION = "illusion "

@@ -217,6 +217,10 @@ def _volatiles(mon: Pokemon, last_move: str | None, rng: random.Random) -> dict[
             fields["move"] = last_move
         if name == "confusion":
             fields["time"] = rng.randint(1, max(1, 5 - int(count)))
+        if name == "partiallytrapped":
+            # 5 or 6 end-of-turn countdowns drawn when it starts (hidden); without a duration the
+            # rebuilt trap would hold until its source left
+            fields["duration"] = max(1, rng.choice((5, 6)) - int(count))
         if name == "substitute":
             fields["hp"] = max(1, (mon.max_hp or 100) // 4)
         out[name] = fields

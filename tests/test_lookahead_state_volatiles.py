@@ -1,0 +1,22 @@
+"""Volatiles the search's state gives a Pokémon, from poke-env's record of the protocol."""
+
+from __future__ import annotations
+
+import random
+
+from poke_env.battle.pokemon import Pokemon
+
+import randbot.bot  # noqa: F401  (the bot package first: it imports the lookahead)
+from randbot.lookahead.state import _volatiles
+
+
+def test_a_binding_move_gets_the_countdown_left_of_a_drawn_length() -> None:
+    # `|-activate|p1a: Talonflame|move: Magma Storm|[of] p2a: Heatran`, then one end of turn
+    mon = Pokemon(gen=9, species="talonflame")
+    mon.start_effect("move: Magma Storm")
+    mon.end_turn()
+    lengths = {
+        _volatiles(mon, None, random.Random(s))["partiallytrapped"]["duration"] for s in range(40)
+    }
+    # Showdown draws 5 or 6 countdowns; one is spent. Without a duration the trap never ended.
+    assert lengths == {4, 5}
