@@ -27,6 +27,7 @@ from randbot.bot.decision import Deadline, Decision, explain, log_decision
 from randbot.bot.mon import to_id
 from randbot.bot.policy import decide, warm_up
 from randbot.bot.toxicclock import ToxicClock
+from randbot.bot.trapclock import TrapClock
 from randbot.bot.weatherclock import WeatherClock
 
 log = logging.getLogger("randbot.bot")
@@ -63,6 +64,7 @@ class RandBot(_Base):  # type: ignore[misc, valid-type]
         self._entry_moves: dict[str, dict[str, set[str]]] = {}
         self._weather_clock = WeatherClock()
         self._toxic_clock = ToxicClock()
+        self._trap_clock = TrapClock()
         # battles that ended: the messages that follow a win (|deinit|, ratings) add no entries
         self._ended: OrderedDict[str, None] = OrderedDict()
         warm_up(self.format, self.oracle)
@@ -116,6 +118,7 @@ class RandBot(_Base):  # type: ignore[misc, valid-type]
         for fields in split_messages[1:]:
             self._weather_clock.note(tag, fields)
             self._toxic_clock.note(tag, fields)
+            self._trap_clock.note(tag, fields)
             if len(fields) < 3:
                 continue
             side = fields[2][:2]
@@ -140,6 +143,7 @@ class RandBot(_Base):  # type: ignore[misc, valid-type]
                 self._entry_moves.pop(tag, None)
                 self._weather_clock.forget(tag)
                 self._toxic_clock.forget(tag)
+                self._trap_clock.forget(tag)
                 self._ended[tag] = None
                 if len(self._ended) > ENDED_REMEMBERED:
                     self._ended.popitem(last=False)
@@ -164,6 +168,7 @@ class RandBot(_Base):  # type: ignore[misc, valid-type]
             return self.choose_random_move(battle)
         self._weather_clock.correct(battle)
         self._toxic_clock.correct(battle)
+        self._trap_clock.correct(battle)
         try:
             decision = decide(
                 battle,
