@@ -294,6 +294,7 @@ def test_handle_tables_stay_bounded_and_correct_across_resets() -> None:
         levels = range(60, 80)
         results = [calc.damage({**TUSK, "level": lv}, GHOLDENGO, "Ice Spinner") for lv in levels]
         assert len(calc._mons.specs) + len(calc._moves.specs) <= 8  # reset several times
+        assert len(calc._cache) < len(levels)  # results under forgotten handles went with them
         calc.cache_clear()
         again = calc.damage(prepared, GHOLDENGO, "Headlong Rush")  # a Mon from before the resets
         assert again.rolls == first.rolls
