@@ -246,7 +246,7 @@ class Pool:
             slot.ready = True
             slot.server_pid = event.get("server_pid")
             slot.url = event.get("url")
-            self.log.append({"event": "worker", "slot": slot.index, "generation": slot.generation, "pid": event.get("pid"), "server_pid": slot.server_pid, "url": event.get("url"), **{k: event[k] for k in ("node", "log") if k in event}})  # fmt: skip
+            self.log.append({"event": "worker", "slot": slot.index, "generation": slot.generation, "t": round(time.time(), 3), "pid": event.get("pid"), "server_pid": slot.server_pid, "url": event.get("url"), **{k: event[k] for k in ("node", "log") if k in event}})  # fmt: skip
             self._feed(slot, pending)
         elif kind == "battle" and slot.job is not None:
             job = slot.job
@@ -306,7 +306,7 @@ class Pool:
             return
         slot.failures += 1
         self.restarts += 1
-        self.log.append({"event": "restart", "slot": slot.index, "generation": slot.generation, "reason": reason, "job": job.job_id if job else None})  # fmt: skip
+        self.log.append({"event": "restart", "slot": slot.index, "generation": slot.generation, "reason": reason, "job": job.job_id if job else None, "t": round(time.time(), 3)})  # fmt: skip
         log.warning(
             "worker %d (%s) restarted; %s replayed",
             slot.index,
