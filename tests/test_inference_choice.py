@@ -25,10 +25,10 @@ from randbot.inference.choice_model import (
     log_likelihoods,
     status_value,
 )
-from randbot.inference.protocol import species_key
 from randbot.inference.replay import load_log, replay, true_team
 from randbot.inference.scripted_players import heuristic_picks, heuristic_score, max_power_picks
 from randbot.inference.situation import HAZARDS, Situation
+from randbot.protocol import species_key
 
 FIXTURES = Path(__file__).parent / "fixtures" / "inference"
 

@@ -10,9 +10,9 @@ from poke_env.player import RandomPlayer
 from randbot.formats import to_id
 from randbot.harness import run_match
 from randbot.inference import TrackingPlayer
-from randbot.inference.protocol import species_key
 from randbot.players import make_player
 from randbot.players.guard import guarded
+from randbot.protocol import species_key
 
 pytestmark = pytest.mark.integration
 

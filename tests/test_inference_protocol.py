@@ -6,7 +6,8 @@ import gzip
 import json
 from pathlib import Path
 
-from randbot.inference.protocol import (
+from randbot.inference.replay import perspective_lines, true_team, unpack_team
+from randbot.protocol import (
     parse_details,
     parse_health,
     parse_ident,
@@ -14,7 +15,6 @@ from randbot.inference.protocol import (
     percent_health,
     species_key,
 )
-from randbot.inference.replay import perspective_lines, true_team, unpack_team
 
 FIXTURES = Path(__file__).parent / "fixtures" / "inference"
 

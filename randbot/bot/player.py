@@ -24,11 +24,11 @@ from randbot.bot.calcpool import shared_calc
 from randbot.bot.config import BotConfig
 from randbot.bot.damage import DamageOracle
 from randbot.bot.decision import Deadline, Decision, explain, log_decision
-from randbot.bot.mon import to_id
 from randbot.bot.policy import decide, warm_up
 from randbot.bot.toxicclock import ToxicClock
 from randbot.bot.trapclock import TrapClock
 from randbot.bot.weatherclock import WeatherClock
+from randbot.protocol import BattleEnded, Cant, Entered, MoveUsed, TurnStarted, read_event
 
 log = logging.getLogger("randbot.bot")
 ENDED_REMEMBERED = 1000  # ended battles whose late messages are ignored (bounded)
@@ -119,25 +119,25 @@ class RandBot(_Base):  # type: ignore[misc, valid-type]
             self._weather_clock.note(tag, fields)
             self._toxic_clock.note(tag, fields)
             self._trap_clock.note(tag, fields)
-            if len(fields) < 3:
-                continue
-            side = fields[2][:2]
-            if fields[1] == "turn":
+            event = read_event(fields[1:])
+            if isinstance(event, TurnStarted):
                 acted.clear()
-            elif fields[1] in ("move", "switch", "cant") and side in ("p1", "p2"):
+            elif isinstance(event, MoveUsed | Cant):
+                side = event.user.side if isinstance(event, MoveUsed) else event.ident.side
                 acted.add(side)
-            if fields[1] == "move" and side in ("p1", "p2") and len(fields) > 3:
-                called = any(f.startswith("[from]") and "lockedmove" not in f for f in fields[4:])
+            elif isinstance(event, Entered) and event.kind == "switch":
+                acted.add(event.ident.side)
+            if isinstance(event, MoveUsed):
                 # a move called by another (Sleep Talk...) is not the one chosen, nor Struggle
                 # (a Choice holder out of PP stays locked into its move)
-                if not called and to_id(fields[3]) != "struggle":
-                    last_moves[side] = to_id(fields[3])
-                    entry_moves.setdefault(side, set()).add(to_id(fields[3]))
-            elif fields[1] in ("switch", "drag", "replace") and side in ("p1", "p2"):
-                if fields[1] != "replace":
-                    last_moves.pop(side, None)
-                entry_moves.pop(side, None)
-            elif fields[1] == "win" or fields[1] == "tie":
+                if not event.called and event.move_id != "struggle":
+                    last_moves[event.user.side] = event.move_id
+                    entry_moves.setdefault(event.user.side, set()).add(event.move_id)
+            elif isinstance(event, Entered):
+                if event.kind != "replace":
+                    last_moves.pop(event.ident.side, None)
+                entry_moves.pop(event.ident.side, None)
+            elif isinstance(event, BattleEnded):
                 self._acted_this_turn.pop(tag, None)
                 self._last_moves.pop(tag, None)
                 self._entry_moves.pop(tag, None)

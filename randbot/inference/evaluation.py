@@ -24,9 +24,9 @@ from typing import Any
 from randbot.formats import to_id
 from randbot.inference.builds import Build
 from randbot.inference.posterior import EnemyBelief
-from randbot.inference.protocol import species_key
 from randbot.inference.replay import load_log, replay, true_team
 from randbot.inference.tracker import BattleTracker
+from randbot.protocol import species_key
 
 log = logging.getLogger("randbot.inference.eval")
 

@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from randbot.formats import to_id
-from randbot.inference.protocol import parse_ident, percent_health, split_line
 from randbot.inference.tracker import BattleTracker
+from randbot.protocol import parse_ident, percent_health, split_line
 
 # Commands whose field 2 (after the ident) is a health string, and where it sits.
 _HEALTH_FIELD = {"switch": 3, "drag": 3, "replace": 3, "-damage": 2, "-heal": 2, "-sethp": 2}

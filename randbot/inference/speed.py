@@ -19,8 +19,8 @@ from randbot.inference.dexdata import (
     move_type,
     speed_stat,
 )
-from randbot.inference.protocol import Ident
 from randbot.inference.tracker_state import TrackerState
+from randbot.protocol import Ident
 
 _WEATHER_ABILITIES = {
     "chlorophyll": ("sunnyday", "desolateland"),

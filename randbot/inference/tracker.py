@@ -24,16 +24,6 @@ from randbot.inference.dexdata import (
     move_is_multihit,
 )
 from randbot.inference.posterior import EnemyBelief
-from randbot.inference.protocol import (
-    Tags,
-    effect_name,
-    parse_details,
-    parse_health,
-    parse_ident,
-    parse_tags,
-    species_key,
-    split_line,
-)
 from randbot.inference.scripted_players import max_pp
 from randbot.inference.situation import HAZARDS, SCREENS, Situation
 from randbot.inference.speed import SpeedCheck
@@ -47,6 +37,18 @@ from randbot.inference.tracker_state import (
     _refresh_facts,
     _types_of,
     log,
+)
+from randbot.protocol import (
+    MoveUsed,
+    Tags,
+    effect_name,
+    parse_details,
+    parse_health,
+    parse_ident,
+    parse_tags,
+    read_event,
+    species_key,
+    split_line,
 )
 
 
@@ -330,11 +332,10 @@ class BattleTracker(RevealRules, DamageChecks):
 
     # --- moves ----------------------------------------------------------------------------------
     def _on_move(self, fields: list[str], tags: Tags) -> None:
-        ident = parse_ident(fields[1]) if len(fields) > 1 else None
-        if ident is None or len(fields) < 3:
+        event = read_event(fields)
+        if not isinstance(event, MoveUsed):
             return
-        move_id = to_id(fields[2])
-        called = bool(tags.from_) and to_id(tags.from_) != "lockedmove"
+        ident, move_id, called = event.user, event.move_id, event.called
         active = self.active.get(ident.side)
         self._speed.on_move(ident, move_id, called)
         if tags.from_kind == "ability":
@@ -347,7 +348,7 @@ class BattleTracker(RevealRules, DamageChecks):
         if called or active is None:
             return
         if move_id not in ("struggle", "recharge"):
-            if to_id(tags.from_) != "lockedmove":
+            if not event.locked:
                 active.moves_used.append(move_id)
                 active.targets.append(self._our_active_species())
         belief = self._belief_of(ident)
@@ -358,7 +359,7 @@ class BattleTracker(RevealRules, DamageChecks):
         if move_id in ("struggle", "recharge"):
             return
         inf.reveal_move(belief, move_id, stint, turn)
-        if to_id(tags.from_) != "lockedmove":
+        if not event.locked:
             used = state.pp_used[move_id] = state.pp_used.get(move_id, 0) + 1
             if used == max_pp(move_id):
                 # From now on the player cannot click it: the scripted models choose among the rest.
@@ -372,10 +373,9 @@ class BattleTracker(RevealRules, DamageChecks):
         if move_category(move_id) == "Status":
             inf.status_move_rules_out_assault_vest(belief, move_id, stint, turn)
         self._choice_check(belief, state, active)
-        if to_id(tags.from_) != "lockedmove" and "encore" not in active.volatiles:
+        if not event.locked and "encore" not in active.volatiles:
             self._record_decision(belief, state, active, move_id)
         if move_category(move_id) != "Status" and move_id not in ("futuresight", "doomdesire"):
-            target = parse_ident(fields[3]) if len(fields) > 3 else None
             self._life_orb = {
                 "ident": ident,
                 "move": move_id,
@@ -383,7 +383,7 @@ class BattleTracker(RevealRules, DamageChecks):
                 "recoil": False,
                 "cancel": state.item_changed or state.item == "",
                 "stint": stint,
-                "target": target,
+                "target": event.target,
             }
 
     def _on_cant(self, fields: list[str], tags: Tags) -> None:

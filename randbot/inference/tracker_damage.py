@@ -23,15 +23,15 @@ from randbot.inference.dexdata import (
     species_types,
 )
 from randbot.inference.posterior import EnemyBelief
-from randbot.inference.protocol import (
-    Ident,
-    Tags,
-    parse_ident,
-)
 from randbot.inference.state import ActiveState, MonState
 from randbot.inference.tracker_state import (
     _LATE_RESIDUAL,
     TrackerState,
+)
+from randbot.protocol import (
+    Ident,
+    Tags,
+    parse_ident,
 )
 
 

@@ -13,12 +13,6 @@ from randbot.inference.dexdata import (
     species_types,
 )
 from randbot.inference.posterior import Decision, EnemyBelief
-from randbot.inference.protocol import (
-    Ident,
-    Tags,
-    effect_name,
-    parse_ident,
-)
 from randbot.inference.state import ActiveState, MonState
 from randbot.inference.tracker_state import (
     _ABILITY_CHANGERS,
@@ -27,6 +21,12 @@ from randbot.inference.tracker_state import (
     TrackerState,
     _previous_move,
     _types_of,
+)
+from randbot.protocol import (
+    Ident,
+    Tags,
+    effect_name,
+    parse_ident,
 )
 
 

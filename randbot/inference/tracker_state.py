@@ -17,13 +17,13 @@ from randbot.inference.dexdata import (
 )
 from randbot.inference.enemy_policy import TeamPolicy
 from randbot.inference.posterior import EnemyBelief
-from randbot.inference.protocol import (
+from randbot.inference.situation import Situation
+from randbot.inference.state import ActiveState, FieldState, MonState
+from randbot.protocol import (
     Ident,
     parse_health,
     species_key,
 )
-from randbot.inference.situation import Situation
-from randbot.inference.state import ActiveState, FieldState, MonState
 
 log = logging.getLogger("randbot.inference")
 

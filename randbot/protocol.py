@@ -1,4 +1,6 @@
-"""Small parsers for Showdown protocol lines: who is meant, which effect is named, what HP is shown."""
+"""One reading of Showdown protocol lines, for the bot and the inference tracker alike: who is meant,
+which effect is named, what HP is shown, and the lines both act on as typed events.
+"""
 
 from __future__ import annotations
 
@@ -143,3 +145,81 @@ def fold_cosmetic(species_id: str) -> str:
     from randbot.inference.dexdata import cosmetic_base
 
     return cosmetic_base(species_id)
+
+
+# --- typed events: the lines more than one reader acts on ---------------------------------------
+@dataclass(frozen=True)
+class MoveUsed:
+    """`|move|p1a: X|Outrage|p2a: Y|[from] lockedmove`: who used which move, at whom, through what."""
+
+    user: Ident
+    move_id: str
+    target: Ident | None
+    tags: Tags
+
+    @property
+    def locked(self) -> bool:
+        """A repeat of a move the user is locked into (Outrage, Petal Dance...): still its choice."""
+        return to_id(self.tags.from_) == "lockedmove"
+
+    @property
+    def called(self) -> bool:
+        """Called by another move or an effect (Sleep Talk, Magic Bounce, Dancer...): not chosen."""
+        return bool(self.tags.from_) and not self.locked
+
+
+@dataclass(frozen=True)
+class Entered:
+    """`|switch|`, `|drag|` (forced out: Roar, Red Card) or `|replace|` (Illusion broken)."""
+
+    kind: str
+    ident: Ident
+    details: str
+    health: str
+
+
+@dataclass(frozen=True)
+class Cant:
+    """`|cant|p1a: X|slp`: the Pokémon's action was its turn, spent unable to move."""
+
+    ident: Ident
+    reason: str
+
+
+@dataclass(frozen=True)
+class TurnStarted:
+    turn: int
+
+
+@dataclass(frozen=True)
+class BattleEnded:
+    winner: str  # "" for a tie
+
+
+Event = MoveUsed | Entered | Cant | TurnStarted | BattleEnded
+
+
+def read_event(fields: list[str]) -> Event | None:
+    """A line's fields (command first, as `split_line` gives them) as a typed event; None for the
+    lines no reader needs typed, and for malformed ones."""
+    if not fields:
+        return None
+    command, args = fields[0], fields[1:]
+    if command == "move" and len(args) >= 2:
+        user = parse_ident(args[0])
+        if user is None:
+            return None
+        target = parse_ident(args[2]) if len(args) > 2 else None
+        return MoveUsed(user, to_id(args[1]), target, parse_tags(args))
+    if command in ("switch", "drag", "replace") and len(args) >= 2:
+        ident = parse_ident(args[0])
+        health = args[2] if len(args) > 2 else ""
+        return Entered(command, ident, args[1], health) if ident else None
+    if command == "cant" and args:
+        ident = parse_ident(args[0])
+        return Cant(ident, args[1] if len(args) > 1 else "") if ident else None
+    if command == "turn" and args and args[0].strip().isdigit():
+        return TurnStarted(int(args[0]))
+    if command in ("win", "tie"):
+        return BattleEnded(args[0] if command == "win" and args else "")
+    return None
