@@ -21,6 +21,7 @@ from poke_env.player.battle_order import BattleOrder
 
 from randbot.bot.beliefs import Beliefs
 from randbot.bot.calcpool import shared_calc
+from randbot.bot.chargeclock import ChargeClock
 from randbot.bot.config import BotConfig
 from randbot.bot.damage import DamageOracle
 from randbot.bot.decision import Deadline, Decision, explain, log_decision
@@ -65,6 +66,7 @@ class RandBot(_Base):  # type: ignore[misc, valid-type]
         self._weather_clock = WeatherClock()
         self._toxic_clock = ToxicClock()
         self._trap_clock = TrapClock()
+        self._charge_clock = ChargeClock()
         # battles that ended: the messages that follow a win (|deinit|, ratings) add no entries
         self._ended: OrderedDict[str, None] = OrderedDict()
         warm_up(self.format, self.oracle)
@@ -119,6 +121,7 @@ class RandBot(_Base):  # type: ignore[misc, valid-type]
             self._weather_clock.note(tag, fields)
             self._toxic_clock.note(tag, fields)
             self._trap_clock.note(tag, fields)
+            self._charge_clock.note(tag, fields)
             event = read_event(fields[1:])
             if isinstance(event, TurnStarted):
                 acted.clear()
@@ -144,6 +147,7 @@ class RandBot(_Base):  # type: ignore[misc, valid-type]
                 self._weather_clock.forget(tag)
                 self._toxic_clock.forget(tag)
                 self._trap_clock.forget(tag)
+                self._charge_clock.forget(tag)
                 self._ended[tag] = None
                 if len(self._ended) > ENDED_REMEMBERED:
                     self._ended.popitem(last=False)
@@ -169,6 +173,7 @@ class RandBot(_Base):  # type: ignore[misc, valid-type]
         self._weather_clock.correct(battle)
         self._toxic_clock.correct(battle)
         self._trap_clock.correct(battle)
+        self._charge_clock.correct(battle)
         try:
             decision = decide(
                 battle,

@@ -1,0 +1,40 @@
+"""Two-turn moves a Power Herb cut short, from the protocol.
+
+A Power Herb lets a two-turn move (Meteor Beam, Solar Beam...) hit on its first turn:
+`|-prepare|`, then `|-enditem|p1a: X|Power Herb` and the hit. poke-env clears the charge only for
+an item named `powerherb`, and the protocol names it `Power Herb`, so it kept the Pokémon charging
+until its next move. This notes the herb and clears the charge before a decision.
+"""
+
+from __future__ import annotations
+
+from poke_env.battle import Battle
+
+from randbot.bot.mon import to_id
+
+
+def _key(ident: str) -> str:
+    """`p1a: Glimmora` -> `p1: Glimmora`, as poke-env keys a team."""
+    side, _, name = ident.partition(": ")
+    return f"{side[:2]}: {name}"
+
+
+class ChargeClock:
+    def __init__(self) -> None:
+        self._herbed: dict[str, set[str]] = {}  # tag -> Pokémon whose herb ended their charge
+
+    def note(self, tag: str, fields: list[str]) -> None:
+        """One split protocol line of battle `tag`."""
+        if len(fields) > 3 and fields[1] == "-enditem" and to_id(fields[3]) == "powerherb":
+            self._herbed.setdefault(tag, set()).add(_key(fields[2]))
+
+    def correct(self, battle: Battle) -> None:
+        """Clear the charge a Power Herb ended in poke-env's Pokémon."""
+        for key in self._herbed.pop(battle.battle_tag, set()):
+            mon = battle.team.get(key) or battle.opponent_team.get(key)
+            if mon is not None:
+                mon._preparing_move = None  # poke-env has no setter (see the module's doc)
+                mon._preparing_target = None
+
+    def forget(self, tag: str) -> None:
+        self._herbed.pop(tag, None)
