@@ -39,6 +39,8 @@ from randbot.inference.tracker_state import (
     log,
 )
 from randbot.protocol import (
+    Cant,
+    Entered,
     MoveUsed,
     Tags,
     effect_name,
@@ -221,15 +223,14 @@ class BattleTracker(RevealRules, DamageChecks):
 
     # --- switching ------------------------------------------------------------------------------
     def _on_switch(self, fields: list[str], tags: Tags) -> None:
-        ident = parse_ident(fields[1]) if len(fields) > 1 else None
-        if ident is None or len(fields) < 3:
+        event = read_event(fields)
+        if not isinstance(event, Entered):
             return
-        details = parse_details(fields[2])
+        ident, details = event.ident, parse_details(event.details)
         self._leave(ident.side)
         state = self._mon(ident.side, ident.name, details.species, details.level)
         state.shown_species = details.species
-        if len(fields) > 3:
-            self._set_health(state, fields[3])
+        self._set_health(state, event.health)
         self._stints += 1
         active = ActiveState(key=ident.name, stint=self._stints, entered_turn=self.turn)
         self.active[ident.side] = active
@@ -244,7 +245,7 @@ class BattleTracker(RevealRules, DamageChecks):
             inf.forme_shows_item(belief, details.species, active.stint, self.turn)
             if new and self._started:
                 # The team's first Pokémon out is the one the generator built as the lead.
-                lead = not self._enemy_led and self.turn == 0 and fields[0] == "switch"
+                lead = not self._enemy_led and self.turn == 0 and event.kind == "switch"
                 inf.team_slot(belief, self.format_id, lead, active.stint, self.turn)
             self._enemy_led = True
             self._open_entry(ident, state)
@@ -263,10 +264,10 @@ class BattleTracker(RevealRules, DamageChecks):
 
     def _on_replace(self, fields: list[str], tags: Tags) -> None:
         """Illusion broke: everything seen during this stay belonged to the Pokémon now revealed."""
-        ident = parse_ident(fields[1]) if len(fields) > 1 else None
-        if ident is None or len(fields) < 3:
+        event = read_event(fields)
+        if not isinstance(event, Entered):
             return
-        details = parse_details(fields[2])
+        ident, details = event.ident, parse_details(event.details)
         active = self.active.get(ident.side)
         if active is None:
             return
@@ -387,8 +388,8 @@ class BattleTracker(RevealRules, DamageChecks):
             }
 
     def _on_cant(self, fields: list[str], tags: Tags) -> None:
-        ident = parse_ident(fields[1]) if len(fields) > 1 else None
-        self._speed.on_cant(ident)
+        event = read_event(fields)
+        self._speed.on_cant(event.ident if isinstance(event, Cant) else None)
 
     # --- boosts ---------------------------------------------------------------------------------
     def _boost(self, fields: list[str], sign: int) -> None:
