@@ -108,3 +108,24 @@ def test_without_ray_the_option_says_how_to_install_it() -> None:
         result.stderr.strip()
         == "randbot evaluate: error: --ray needs Ray: pip install 'randbot[ray]' (make setup installs it)"
     )
+
+
+def test_a_cluster_that_wants_a_token_is_told_apart() -> None:
+    # The chain ray.init(address=...) raised against a head with token authentication, when
+    # this side had RAY_AUTH_MODE unset (recorded from a two-node cluster on this machine).
+    from ray.exceptions import AuthenticationError
+
+    from randbot.evaluate.raypool import _refused_for_token
+
+    def joined() -> None:
+        try:
+            raise RuntimeError("Failed to connect to GCS.") from AuthenticationError(
+                "RPC error: InvalidAuthToken: Authentication token is missing or incorrect."
+            )
+        except RuntimeError as error:
+            raise ConnectionError("Failed to connect to Ray cluster at 10.0.0.5:6379") from error
+
+    with pytest.raises(ConnectionError) as refused:
+        joined()
+    assert _refused_for_token(refused.value)
+    assert not _refused_for_token(ConnectionError("Failed to connect to Ray cluster at x:1"))

@@ -59,6 +59,11 @@ def connect(address: str, local_cpus: int) -> int:
         else:
             ray.init(address=address, **quiet)
     except (ConnectionError, RuntimeError, ValueError) as error:
+        if _refused_for_token(error):
+            raise RandbotError(
+                f"the Ray cluster at {address} wants its token: export RAY_AUTH_MODE=token here"
+                " (with the head's ~/.ray/auth_token copied to this machine, or RAY_AUTH_TOKEN)"
+            ) from None
         first_line = (
             str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
         )
@@ -74,6 +79,20 @@ def connect(address: str, local_cpus: int) -> int:
         file=sys.stderr,
     )
     return cpus
+
+
+def _refused_for_token(error: BaseException) -> bool:
+    """Whether joining failed because the cluster uses token authentication and we sent none.
+    Ray turns it on by itself for a head started where a token file exists, but never for a
+    driver given an explicit address, which then fails with a bare connection error."""
+    from ray.exceptions import AuthenticationError
+
+    seen: BaseException | None = error
+    while seen is not None:
+        if isinstance(seen, AuthenticationError) or "InvalidAuthToken" in str(seen):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
 
 
 def disconnect() -> None:
