@@ -37,7 +37,7 @@ from randbot.errors import RandbotError
 from randbot.localserver import LocalShowdown, process_tree_rss_kb
 from randbot.online.credentials import Credentials
 from randbot.online.modes import ModeProgress, ladder, run_session
-from randbot.online.player import OnlineSettings, online_player, wait_for_login
+from randbot.online.player_factory import OnlineSettings, online_player, wait_for_login
 from randbot.online.servers import resolve_server
 from randbot.players.registry import player_class
 

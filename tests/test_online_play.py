@@ -27,7 +27,7 @@ from randbot.online.credentials import Credentials
 from randbot.online.errors import ConnectionLostError
 from randbot.online.fakelogin import FakeLoginServer
 from randbot.online.modes import ModeProgress, ladder, run_session
-from randbot.online.player import OnlineSettings, online_player, wait_for_login
+from randbot.online.player_factory import OnlineSettings, online_player, wait_for_login
 from randbot.online.servers import resolve_server
 
 pytestmark = pytest.mark.integration

@@ -26,7 +26,7 @@ from randbot.online.credentials import (
     redact_logging,
 )
 from randbot.online.modes import ModeProgress, SessionResult, accept, challenge, ladder, run_session
-from randbot.online.player import OnlineSettings, online_player, wait_for_login
+from randbot.online.player_factory import OnlineSettings, online_player, wait_for_login
 from randbot.online.ratelimit import RateLimits
 from randbot.online.servers import check_reachable, resolve_server
 from randbot.players.registry import player_class

@@ -18,7 +18,7 @@ from randbot.online.results import BattleWatcher, ResultsLog
 from randbot.online.servers import ServerTarget
 from randbot.players.registry import make_player
 
-log = logging.getLogger("randbot.online.player")
+log = logging.getLogger("randbot.online.player_factory")
 
 
 @dataclass(frozen=True)
