@@ -53,7 +53,9 @@ def _effectiveness(move_type: str, defender_types: tuple[str, ...]) -> float:
     return result
 
 
-@lru_cache(maxsize=100_000)
+# The caches are sized by memory: ~150-300 B an entry, and a battle adds ~40-150 entries to each;
+# these sizes keep ~100 battles' worth (~10 MB in all; 10x that before, filling over ~1,000 battles).
+@lru_cache(maxsize=10_000)
 def move_value(
     move_id: str,
     user_types: tuple[str, ...],
@@ -84,7 +86,7 @@ def move_value(
     return max(power, 1.0)
 
 
-@lru_cache(maxsize=200_000)
+@lru_cache(maxsize=20_000)
 def _log_likelihood(
     moves: tuple[str, ...],
     used: str,
@@ -138,7 +140,7 @@ _FLAG_ABILITY = {  # ability -> (move flag, factor)
 _ATE = {"pixilate": "Fairy", "aerilate": "Flying", "refrigerate": "Ice", "galvanize": "Electric"}
 
 
-@lru_cache(maxsize=100_000)
+@lru_cache(maxsize=10_000)
 def build_factor(
     move_id: str,
     item: str,
@@ -192,7 +194,7 @@ _IMMUNE = {  # our ability -> the move type it absorbs
 }  # fmt: skip
 
 
-@lru_cache(maxsize=100_000)
+@lru_cache(maxsize=10_000)
 def board_factor(move_id: str, situation: Situation) -> float:
     """What the board does to a damaging move's worth to a damage-minded player (typed model only)."""
     entry = move_entry(move_id)
@@ -318,7 +320,7 @@ def log_likelihoods(
     )
 
 
-@lru_cache(maxsize=50_000)
+@lru_cache(maxsize=5_000)
 def stat_ratios(user: str, target: str) -> tuple[float, float]:
     """(atk/def, spa/spd) of the user's base stats over the target's: what a damage-minded player weighs."""
     from randbot.inference.dexdata import species_entry

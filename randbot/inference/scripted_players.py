@@ -72,7 +72,7 @@ def _stat_estimate(base: int, boost: int) -> float:
     return ((2 * base + 31) + 5) * factor
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=2048)  # ~1.7 KB an entry
 def _ratios(situation: Situation) -> tuple[float, float]:
     from randbot.inference.dexdata import species_entry
 
