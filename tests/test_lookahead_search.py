@@ -153,3 +153,11 @@ def test_attack_scope_swaps_attacks_only() -> None:
     result.values = dict(values)
     kept = check(result, _decision("calmmind"), WORLD, margin=0.0, scope="attacks")
     assert kept.target == "calmmind" and "overrode" not in kept.notes["search"]
+
+
+def test_moves_scope_keeps_the_plans_stay_or_switch() -> None:
+    values = {"move moonblast": 0.1, "move calmmind": 0.5, "switch 2": 0.9}
+    result = combine({"turns": 4, "worlds": []}, "nash")
+    result.values = dict(values)
+    swapped = check(result, _decision("moonblast"), WORLD, margin=0.05, scope="moves")
+    assert (swapped.target, swapped.rule) == ("calmmind", "search")  # a move, not the switch

@@ -88,8 +88,9 @@ class BotConfig:
     # Chance in a simulated turn: "likely" (the likely outcome of every roll, and both sides of the
     # first coin that could go either way, weighted) or "sampled" (one seeded throw of the dice).
     search_luck: str = "likely"
-    # Which of the bot's choices the search may replace: "all", or "attacks" (a damaging move by
-    # another damaging move; see randbot/lookahead/search.py).
+    # Which of the bot's choices the search may replace: "all", "moves" (a move by a move: the
+    # plan's stay or switch stands) or "attacks" (a damaging move by another damaging move; see
+    # randbot/lookahead/search.py).
     search_scope: str = "all"
 
     def to_dict(self) -> dict:
@@ -119,8 +120,10 @@ class BotConfig:
             raise RandbotError(f"search_leaf must be static or planner, not {config.search_leaf!r}")
         if config.search_luck not in ("likely", "sampled"):
             raise RandbotError(f"search_luck must be likely or sampled, not {config.search_luck!r}")
-        if config.search_scope not in ("all", "attacks"):
-            raise RandbotError(f"search_scope must be all or attacks, not {config.search_scope!r}")
+        if config.search_scope not in ("all", "moves", "attacks"):
+            raise RandbotError(
+                f"search_scope must be all, moves or attacks, not {config.search_scope!r}"
+            )
         if config.think_ms <= 0:
             raise RandbotError(f"think_ms must be positive, not {config.think_ms}")
         return config

@@ -55,7 +55,8 @@ class SearchSettings:
     rollout_turns: int = 0  # turns both sides play their strongest move after the one searched
     leaves: bool = False  # the worker reports where each turn led, for a leaf value in Python
     luck: str = "likely"  # chance in a simulated turn: "likely" outcomes, or "sampled" dice
-    # Which of the bot's choices the search may replace: "all", or "attacks" (a damaging move by
+    # Which of the bot's choices the search may replace: "all", "moves" (a move by another move,
+    # tera either way: the plan's stay or switch stands), or "attacks" (a damaging move by
     # another, tera as the bot chose). A one-turn search with the planner at its leaves sees a
     # turn that changes nothing (Protect, Roost at full HP) at the planner's own root value, but
     # an attack's turn played out exactly: it favours waiting. Attacks against attacks are fair.
@@ -265,6 +266,8 @@ def eligible(choice: str, own: str | None, scope: str) -> bool:
     """May the search play `choice` instead of the bot's `own` under `scope`?"""
     if scope == "all" or own is None:
         return True
+    if scope == "moves":
+        return own.startswith("move") and choice.startswith("move")
     tera = choice.endswith("terastallize") == own.endswith("terastallize")
     return tera and _attack(own) and _attack(choice)
 
