@@ -72,6 +72,10 @@ def parse_health(text: str) -> Health | None:
     return Health(float(match.group(1)), float(match.group(2)), match.group(3) or "")
 
 
+# The lines that show a Pokémon's HP, and which field (command first, as `split_line` gives them).
+HEALTH_FIELD = {"switch": 3, "drag": 3, "replace": 3, "-damage": 2, "-heal": 2, "-sethp": 2}
+
+
 def percent_health(text: str) -> str:
     """Exact HP as the opponent's client sees it under HP Percentage Mod (Showdown's getHealth)."""
     health = parse_health(text)
@@ -110,6 +114,15 @@ class Tags:
         _, sep, name = self.from_.partition(":")
         return name.strip() if sep else self.from_.strip()
 
+    @property
+    def from_id(self) -> str:
+        """The named effect as an id: `item: Life Orb` -> `lifeorb`; "" when absent."""
+        return to_id(self.from_name)
+
+    def is_from(self, kind: str, *effects: str) -> bool:
+        """The `[from]` names one of these effects (ids) of this kind: `is_from("item", "lifeorb")`."""
+        return self.from_kind == kind and self.from_id in effects
+
 
 def parse_tags(fields: list[str]) -> Tags:
     from_, of, flags = "", None, set()
@@ -126,6 +139,17 @@ def parse_tags(fields: list[str]) -> Tags:
         else:
             flags.add(key)
     return Tags(from_, of, frozenset(flags))
+
+
+def effect_holder(fields: list[str], tags: Tags) -> Ident | None:
+    """Whose item or ability a minor line's `[from] item:` / `[from] ability:` names: on a heal, an
+    immunity or a boost the line's own Pokémon (Leftovers, Volt Absorb, Speed Boost), whose `[of]`
+    is only the cause; elsewhere the `[of]` Pokémon when named (Rough Skin, Rocky Helmet), else
+    the line's own."""
+    own = parse_ident(fields[1]) if len(fields) > 1 else None
+    if fields and fields[0] in ("-heal", "-immune", "-boost"):
+        return own
+    return tags.of or own
 
 
 def effect_name(text: str) -> tuple[str, str]:
@@ -196,7 +220,134 @@ class BattleEnded:
     winner: str  # "" for a tie
 
 
-Event = MoveUsed | Entered | Cant | TurnStarted | BattleEnded
+@dataclass(frozen=True)
+class Damaged:
+    """`|-damage|p1a: X|67/263 tox|[from] psn`: the HP left after a loss, and what dealt it."""
+
+    ident: Ident
+    health: Health | None  # None when the text is no health string
+    tags: Tags
+
+    @property
+    def by_move(self) -> bool:
+        """Dealt by a move (its hit, or an HP cost such as Substitute's): the one damage Showdown
+        names no `[from]` for; residuals, recoil, hazards, items and abilities name theirs."""
+        return not self.tags.from_
+
+    @property
+    def from_poison(self) -> bool:
+        """A poison tick; Showdown names a toxic's ticks `psn` too."""
+        return self.tags.from_ == "psn"
+
+
+@dataclass(frozen=True)
+class Healed:
+    """`|-heal|p2a: X|100/100|[from] item: Leftovers`: the HP after a heal, and what healed it."""
+
+    ident: Ident
+    health: Health | None
+    tags: Tags
+
+    @property
+    def by_item(self) -> bool:
+        """Leftovers, Sitrus Berry, Black Sludge...: an item healed it."""
+        return self.tags.from_kind == "item"
+
+    @property
+    def by_poison_heal(self) -> bool:
+        """Poison Heal: a poison tick that heals instead."""
+        return self.tags.is_from("ability", "poisonheal")
+
+
+@dataclass(frozen=True)
+class HealthSet:
+    """`|-sethp|p1a: X|120/300|[from] move: Pain Split`: the HP set outright."""
+
+    ident: Ident
+    health: Health | None
+    tags: Tags
+
+
+# Item transfers: the holder's item is no longer the one it brought.
+_ITEM_MOVES = {"trick", "switcheroo", "thief", "covet", "bestow", "fling"}
+_ITEM_ABILITIES = {"pickpocket", "magician", "symbiosis"}
+# Ability changes: later ability reveals no longer show the original.
+_ABILITY_CHANGERS = {
+    "skillswap", "roleplay", "entrainment", "simplebeam", "worryseed", "doodle", "mummy",
+    "lingeringaroma", "wanderingspirit", "powerofalchemy", "receiver", "trace",
+}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class ItemShown:
+    """`|-item|p2a: X|Leftovers|[from] ability: Frisk|[of] p1a: Y`: the item a Pokémon holds now."""
+
+    ident: Ident
+    item: str
+    tags: Tags
+
+    @property
+    def by_trick(self) -> bool:
+        """Received through Trick or Switcheroo, which show both sides' new items."""
+        return self.tags.is_from("move", "trick", "switcheroo")
+
+    @property
+    def changed_hands(self) -> bool:
+        """Moved to it by a move or an ability (Trick, Thief, Pickpocket, Symbiosis...): not the
+        item it was built with."""
+        return self.tags.is_from("move", *_ITEM_MOVES) or self.tags.is_from(
+            "ability", *_ITEM_ABILITIES
+        )
+
+    @property
+    def frisked(self) -> bool:
+        """Shown by the Frisk of the `[of]` Pokémon: still the holder's own."""
+        return self.tags.is_from("ability", "frisk")
+
+
+@dataclass(frozen=True)
+class ItemEnded:
+    """`|-enditem|p1a: X|Sitrus Berry|[eat]`: the item is gone (used, eaten, knocked off, stolen...)."""
+
+    ident: Ident
+    item: str
+    tags: Tags
+
+
+@dataclass(frozen=True)
+class AbilityShown:
+    """`|-ability|p2a: X|Intimidate|boost`: the ability a Pokémon has now, and how it came out."""
+
+    ident: Ident
+    ability: str
+    tags: Tags
+
+    @property
+    def traced(self) -> bool:
+        """Copied by this Pokémon's Trace from the `[of]` Pokémon, whose ability it shows."""
+        return self.tags.is_from("ability", "trace")
+
+    @property
+    def changed(self) -> bool:
+        """Given by an effect that changes abilities (Skill Swap, Mummy...): not its own."""
+        return self.tags.from_id in _ABILITY_CHANGERS
+
+
+Event = (
+    MoveUsed
+    | Entered
+    | Cant
+    | TurnStarted
+    | BattleEnded
+    | Damaged
+    | Healed
+    | HealthSet
+    | ItemShown
+    | ItemEnded
+    | AbilityShown
+)
+_HEALTH_EVENTS = {"-damage": Damaged, "-heal": Healed, "-sethp": HealthSet}
+_NAMED_EVENTS = {"-item": ItemShown, "-enditem": ItemEnded, "-ability": AbilityShown}
 
 
 def read_event(fields: list[str]) -> Event | None:
@@ -222,4 +373,11 @@ def read_event(fields: list[str]) -> Event | None:
         return TurnStarted(int(args[0]))
     if command in ("win", "tie"):
         return BattleEnded(args[0] if command == "win" and args else "")
+    if command in _HEALTH_EVENTS and len(args) >= 2:
+        ident = parse_ident(args[0])
+        shown = parse_health(args[1])
+        return _HEALTH_EVENTS[command](ident, shown, parse_tags(args)) if ident else None
+    if command in _NAMED_EVENTS and len(args) >= 2:
+        ident = parse_ident(args[0])
+        return _NAMED_EVENTS[command](ident, args[1], parse_tags(args)) if ident else None
     return None
