@@ -10,10 +10,7 @@ from typing import Any
 
 from randbot.formats import to_id
 from randbot.inference.tracker import BattleTracker
-from randbot.protocol import parse_ident, percent_health, split_line
-
-# Commands whose field 2 (after the ident) is a health string, and where it sits.
-_HEALTH_FIELD = {"switch": 3, "drag": 3, "replace": 3, "-damage": 2, "-heal": 2, "-sethp": 2}
+from randbot.protocol import HEALTH_FIELD, parse_ident, percent_health, split_line
 
 
 class LogError(ValueError):
@@ -50,7 +47,7 @@ def perspective_lines(lines: list[str], role: str) -> Iterator[str]:
         else:
             index += 1
         fields = split_line(line)
-        position = _HEALTH_FIELD.get(fields[0]) if fields else None
+        position = HEALTH_FIELD.get(fields[0]) if fields else None
         if position is not None and len(fields) > position:
             ident = parse_ident(fields[1])
             if ident is not None and ident.side == enemy:

@@ -230,7 +230,7 @@ class BattleTracker(RevealRules, DamageChecks):
         self._leave(ident.side)
         state = self._mon(ident.side, ident.name, details.species, details.level)
         state.shown_species = details.species
-        self._set_health(state, event.health)
+        self._set_health(state, parse_health(event.health))
         self._stints += 1
         active = ActiveState(key=ident.name, stint=self._stints, entered_turn=self.turn)
         self.active[ident.side] = active

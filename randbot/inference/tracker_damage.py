@@ -29,9 +29,12 @@ from randbot.inference.tracker_state import (
     TrackerState,
 )
 from randbot.protocol import (
+    Damaged,
+    Healed,
+    HealthSet,
     Ident,
     Tags,
-    parse_ident,
+    read_event,
 )
 
 
@@ -214,53 +217,56 @@ class DamageChecks(TrackerState):
             inf.ko_from_full_rules_out_sash(belief, watch["move"], mold, watch["stint"], self.turn)
 
     def _on_minor_damage(self, fields: list[str], tags: Tags) -> None:
-        ident = parse_ident(fields[1]) if len(fields) > 1 else None
+        event = read_event(fields)
+        if not isinstance(event, Damaged):
+            return
+        ident = event.ident
         state = self._mon_of(ident)
-        if state is None or len(fields) < 3:
+        if state is None:
             return
         before = state.hp
-        source = to_id(tags.from_name) if tags.from_ else ""
+        source = tags.from_id
         if self._is_enemy(ident) and (source in _LATE_RESIDUAL or "partiallytrapped" in tags.flags):
             self._residual_hp.setdefault(ident.name, before)
-        self._set_health(state, fields[2])
+        self._set_health(state, event.health)
         if self._is_enemy(ident):
             entry = self._entry.get(ident.name)
             if entry is not None and source in ("stealthrock", "spikes"):
                 entry["hurt"] = tags.from_name
             watch = self._ko_watch
-            if not tags.from_ and watch is not None and watch["ident"].name == ident.name:
+            if event.by_move and watch is not None and watch["ident"].name == ident.name:
                 watch["hits"] += 1
         hit = self._hit
-        if hit is not None and not tags.from_ and ident.side == hit["target_side"]:
+        if hit is not None and event.by_move and ident.side == hit["target_side"]:
             hit["lines"] += 1
             # Our HP is exact (points); the enemy's is a percentage: the same units as "before".
             hit["after"] = state.hp_points if hit["enemy_attacks"] else state.hp * 100
             hit["fainted"] = state.fainted or state.hp <= 0
         lo = self._life_orb
         if lo is not None:
-            if not tags.from_ and ident == lo["target"]:
+            if event.by_move and ident == lo["target"]:
                 lo["hit"] = True
-            if (
-                tags.from_kind == "item"
-                and to_id(tags.from_name) == "lifeorb"
-                and ident == lo["ident"]
-            ):
+            if tags.is_from("item", "lifeorb") and ident == lo["ident"]:
                 lo["recoil"] = True
 
     def _on_minor_heal(self, fields: list[str], tags: Tags) -> None:
-        ident = parse_ident(fields[1]) if len(fields) > 1 else None
-        state = self._mon_of(ident)
-        if state is None or len(fields) < 3:
+        event = read_event(fields)
+        if not isinstance(event, Healed):
             return
-        self._set_health(state, fields[2])
-        if tags.from_kind == "item" and ident is not None:
-            self._healed_this_turn.add(ident.name)
+        state = self._mon_of(event.ident)
+        if state is None:
+            return
+        self._set_health(state, event.health)
+        if event.by_item:
+            self._healed_this_turn.add(event.ident.name)
 
     def _on_minor_sethp(self, fields: list[str], tags: Tags) -> None:
-        ident = parse_ident(fields[1]) if len(fields) > 1 else None
-        state = self._mon_of(ident)
-        if state is not None and len(fields) > 2:
-            self._set_health(state, fields[2])
+        event = read_event(fields)
+        if not isinstance(event, HealthSet):
+            return
+        state = self._mon_of(event.ident)
+        if state is not None:
+            self._set_health(state, event.health)
 
     def _on_minor_crit(self, fields: list[str], tags: Tags) -> None:
         self._spoil_hit()

@@ -15,18 +15,20 @@ from randbot.inference.dexdata import (
 from randbot.inference.posterior import Decision, EnemyBelief
 from randbot.inference.state import ActiveState, MonState
 from randbot.inference.tracker_state import (
-    _ABILITY_CHANGERS,
-    _ITEM_ABILITIES,
-    _ITEM_MOVES,
     TrackerState,
     _previous_move,
     _types_of,
 )
 from randbot.protocol import (
+    AbilityShown,
     Ident,
+    ItemEnded,
+    ItemShown,
     Tags,
+    effect_holder,
     effect_name,
     parse_ident,
+    read_event,
 )
 
 
@@ -185,30 +187,27 @@ class RevealRules(TrackerState):
             inf.reveal_ability(belief, ability, how, self._stint_of(ident), self.turn)
 
     def _on_minor_item(self, fields: list[str], tags: Tags) -> None:
-        ident = parse_ident(fields[1]) if len(fields) > 1 else None
-        if ident is None or len(fields) < 3:
+        event = read_event(fields)
+        if not isinstance(event, ItemShown):
             return
-        item = fields[2]
+        ident, item = event.ident, event.item
         state = self._mon_of(ident)
         if state is None:
             return
-        source = to_id(tags.from_name)
         entry = self._entry.get(ident.name)
         if entry is not None:
             entry["items"].add(to_id(item))
-        if tags.from_kind == "move" and source in ("trick", "switcheroo"):
+        if event.by_trick:
             if self._trick is not None:
                 self._trick["got"][ident] = item
             state.item, state.item_changed = item, True
             return
-        if (tags.from_kind == "move" and source in _ITEM_MOVES) or (
-            tags.from_kind == "ability" and source in _ITEM_ABILITIES
-        ):
+        if event.changed_hands:
             state.item, state.item_changed = item, True
             if tags.from_kind == "ability":
                 self._ability_seen(ident, tags.from_name, f"took an item with {tags.from_name}")
             return
-        if tags.from_kind == "ability" and source == "frisk":
+        if event.frisked:
             if tags.of is not None:
                 self._ability_seen(tags.of, "Frisk", "frisked")
             self._item_seen(ident, item, "shown by Frisk")
@@ -216,10 +215,10 @@ class RevealRules(TrackerState):
         self._item_seen(ident, item, f"showed {item}" + (f" ({tags.from_})" if tags.from_ else ""))
 
     def _on_minor_enditem(self, fields: list[str], tags: Tags) -> None:
-        ident = parse_ident(fields[1]) if len(fields) > 1 else None
-        if ident is None or len(fields) < 3:
+        event = read_event(fields)
+        if not isinstance(event, ItemEnded):
             return
-        item = fields[2]
+        ident, item = event.ident, event.item
         state = self._mon_of(ident)
         if state is None:
             return
@@ -246,20 +245,19 @@ class RevealRules(TrackerState):
                 belief.item = ""
 
     def _on_minor_ability(self, fields: list[str], tags: Tags) -> None:
-        ident = parse_ident(fields[1]) if len(fields) > 1 else None
-        if ident is None or len(fields) < 3:
+        event = read_event(fields)
+        if not isinstance(event, AbilityShown):
             return
-        ability = fields[2]
-        source = to_id(tags.from_name)
+        ident, ability = event.ident, event.ability
         state = self._mon_of(ident)
-        if tags.from_kind == "ability" and source == "trace":
+        if event.traced:
             self._ability_seen(ident, "Trace", "traced")
             if state is not None:
                 state.ability_changed = True
             if tags.of is not None:
                 self._ability_seen(tags.of, ability, "copied by Trace")
             return
-        if source in _ABILITY_CHANGERS:
+        if event.changed:
             if state is not None:
                 state.ability_changed = True
             return
@@ -273,11 +271,7 @@ class RevealRules(TrackerState):
             "-enditem",
         ):
             return
-        main = parse_ident(fields[1]) if len(fields) > 1 else None
-        if command == "-heal" or command == "-immune" or command == "-boost":
-            holder = main
-        else:
-            holder = tags.of or main
+        holder = effect_holder(fields, tags)
         if holder is None:
             return
         if tags.from_kind == "item":

@@ -20,8 +20,8 @@ from randbot.inference.posterior import EnemyBelief
 from randbot.inference.situation import Situation
 from randbot.inference.state import ActiveState, FieldState, MonState
 from randbot.protocol import (
+    Health,
     Ident,
-    parse_health,
     species_key,
 )
 
@@ -29,14 +29,6 @@ log = logging.getLogger("randbot.inference")
 
 _UNSET: Any = object()
 
-# Item transfers: the holder's item is no longer the one it brought.
-_ITEM_MOVES = {"trick", "switcheroo", "thief", "covet", "bestow", "fling"}
-_ITEM_ABILITIES = {"pickpocket", "magician", "symbiosis"}
-# Ability changes: later ability reveals no longer show the original.
-_ABILITY_CHANGERS = {
-    "skillswap", "roleplay", "entrainment", "simplebeam", "worryseed", "doodle", "mummy",
-    "lingeringaroma", "wanderingspirit", "powerofalchemy", "receiver", "trace",
-}  # fmt: skip
 # Residual damage that comes after Leftovers in the end-of-turn order.
 _LATE_RESIDUAL = {"psn", "brn", "tox", "leechseed", "curse", "saltcure", "nightmare", "baddreams",
                   "stickybarb", "syrupbomb"}  # fmt: skip
@@ -200,8 +192,8 @@ class TrackerState:
         return side if side in self.field.side_conditions else None
 
     # --- HP -------------------------------------------------------------------------------------
-    def _set_health(self, state: MonState, text: str) -> None:
-        health = parse_health(text)
+    def _set_health(self, state: MonState, health: Health | None) -> None:
+        """The HP a line shows (None when it shows none readable)."""
         if health is None:
             return
         state.hp = health.fraction
