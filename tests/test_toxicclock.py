@@ -55,3 +55,36 @@ def test_a_finished_battle_is_forgotten() -> None:
     clock.note(TAG, ["", "-status", "p1a: Flareon", "tox"])
     clock.forget(TAG)
     assert clock._stage == {}
+
+
+# From another recorded battle: Gliscor's Toxic Orb poisons it as it comes in (end of turn 5),
+# Poison Heal's heal at the end of turn 6 is its tick; its Toxic on Altaria ticks the same turn.
+POISON_HEAL = """|switch|p2a: Altaria|Altaria, L89, F|100/100
+|turn|5
+|move|p2a: Altaria|Earthquake|p1a: Empoleon
+|switch|p1a: Gliscor|Gliscor, L76, M|239/239|[from] Flip Turn
+|-status|p1a: Gliscor|tox|[from] item: Toxic Orb
+|upkeep
+|turn|6
+|move|p2a: Altaria|Brave Bird|p1a: Gliscor
+|-damage|p1a: Gliscor|151/239 tox
+|-damage|p2a: Altaria|67/100|[from] Recoil
+|move|p1a: Gliscor|Toxic|p2a: Altaria
+|-status|p2a: Altaria|tox
+|-damage|p2a: Altaria|61/100 tox|[from] psn
+|-heal|p1a: Gliscor|180/239 tox|[from] ability: Poison Heal
+|upkeep
+|turn|7"""
+
+
+def test_poison_heal_s_heal_is_a_tick_like_poison_s_damage() -> None:
+    clock = ToxicClock()
+    battle = Battle(TAG, "randbot", None, gen=9)
+    battle.player_role = "p1"
+    for line in POISON_HEAL.splitlines():
+        fields = line.split("|")
+        clock.note(TAG, fields)
+        battle.parse_message(fields)
+    clock.correct(battle)
+    assert battle.get_pokemon("p1: Gliscor").status_counter == 1
+    assert battle.get_pokemon("p2: Altaria").status_counter == 1

@@ -11,12 +11,12 @@ from __future__ import annotations
 from poke_env.battle import Battle
 
 from randbot.bot.mon import to_id
+from randbot.protocol import Ident, ItemEnded, read_event
 
 
-def _key(ident: str) -> str:
+def _key(ident: Ident) -> str:
     """`p1a: Glimmora` -> `p1: Glimmora`, as poke-env keys a team."""
-    side, _, name = ident.partition(": ")
-    return f"{side[:2]}: {name}"
+    return f"{ident.side}: {ident.name}"
 
 
 class ChargeClock:
@@ -25,8 +25,9 @@ class ChargeClock:
 
     def note(self, tag: str, fields: list[str]) -> None:
         """One split protocol line of battle `tag`."""
-        if len(fields) > 3 and fields[1] == "-enditem" and to_id(fields[3]) == "powerherb":
-            self._herbed.setdefault(tag, set()).add(_key(fields[2]))
+        event = read_event(fields[1:])
+        if isinstance(event, ItemEnded) and to_id(event.item) == "powerherb":
+            self._herbed.setdefault(tag, set()).add(_key(event.ident))
 
     def correct(self, battle: Battle) -> None:
         """Clear the charge a Power Herb ended in poke-env's Pokémon."""

@@ -14,11 +14,12 @@ from poke_env.battle import Battle
 from poke_env.battle.pokemon import Pokemon
 from poke_env.battle.status import Status
 
+from randbot.protocol import Damaged, Entered, Healed, Ident, parse_ident, read_event
 
-def _key(ident: str) -> str:
+
+def _key(ident: Ident) -> str:
     """`p1a: Flareon` -> `p1: Flareon`, as poke-env keys a team."""
-    side, _, name = ident.partition(": ")
-    return f"{side[:2]}: {name}"
+    return f"{ident.side}: {ident.name}"
 
 
 class ToxicClock:
@@ -27,28 +28,27 @@ class ToxicClock:
 
     def note(self, tag: str, fields: list[str]) -> None:
         """One split protocol line of battle `tag`."""
-        if len(fields) < 3:
-            return
-        kind = fields[1]
-        if kind in ("switch", "drag", "replace", "-status", "-curestatus", "-damage", "-heal"):
+        event = read_event(fields[1:])
+        if isinstance(event, Entered | Damaged | Healed):
             stages = self._stage.setdefault(tag, {})
-            key = _key(fields[2])
-            rest = fields[3:]
-            if kind in ("switch", "drag", "replace"):
-                if key in stages:
-                    stages[key] = 0
-            elif kind == "-status":
-                if rest and rest[0] == "tox":
-                    stages[key] = 0
-                else:
-                    stages.pop(key, None)
-            elif kind == "-curestatus":
-                stages.pop(key, None)
-            elif key in stages and (
-                (kind == "-damage" and "[from] psn" in rest)
-                or (kind == "-heal" and "[from] ability: Poison Heal" in rest)
+            key = _key(event.ident)
+            if key not in stages:
+                return
+            if isinstance(event, Entered):
+                stages[key] = 0
+            elif (isinstance(event, Damaged) and event.from_poison) or (
+                isinstance(event, Healed) and event.by_poison_heal
             ):
                 stages[key] = min(15, stages[key] + 1)
+        elif len(fields) > 2 and fields[1] in ("-status", "-curestatus"):
+            ident = parse_ident(fields[2])
+            if ident is None:
+                return
+            stages = self._stage.setdefault(tag, {})
+            if fields[1] == "-status" and fields[3:4] == ["tox"]:
+                stages[_key(ident)] = 0
+            else:
+                stages.pop(_key(ident), None)
 
     def correct(self, battle: Battle) -> None:
         """Give poke-env's toxic Pokémon their stage."""
