@@ -15,7 +15,7 @@ from poke_env.battle import Effect
 from randbot.bot.decision import Decision
 from randbot.bot.matchup import charges_now, hazard_fraction
 from randbot.bot.mon import Mon
-from randbot.bot.movefacts import effectiveness, move_facts
+from randbot.bot.movefacts import MoveFacts, effectiveness, move_facts
 from randbot.bot.pydamage import is_grounded, speed
 from randbot.bot.scores import Scores
 from randbot.bot.tactics import SWITCH_MARGIN, Tactics, agg_key
@@ -53,9 +53,15 @@ def guaranteed_ko(t: Tactics) -> str | None:
                 if hit is not None and hit.high >= active.hp_fraction:
                     ok = False
                     break
-        if ok and (best is None or (facts.priority, -facts.recoil) > best[0]):
-            best = ((facts.priority, -facts.recoil), move_id)
+        if ok and (best is None or _ko_preference(facts) > best[0]):
+            best = (_ko_preference(facts), move_id)
     return best[1] if best else None
+
+
+def _ko_preference(facts: MoveFacts) -> tuple:
+    """Among sure KOs: first, then the one that costs least after it (no lock into a rampage and the
+    confusion after it, no recoil, no stat drop); before, ties went to the moveset's order."""
+    return (facts.priority, not facts.locks_user, -facts.recoil, not facts.drops_user)
 
 
 def survives_turn(t: Tactics) -> bool:

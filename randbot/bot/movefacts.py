@@ -46,6 +46,12 @@ class MoveFacts:
     )  # "level" for Seismic Toss / Night Shade, an int for fixed damage
     has_secondary: bool
     target: str
+    locks_user: bool = False  # Outrage, Petal Dance, Thrash...: 2-3 turns locked in, then confused
+
+    @property
+    def drops_user(self) -> bool:
+        """A damaging move that lowers the user's own stats (Close Combat, Draco Meteor...)."""
+        return self.is_damaging and any(n < 0 for _, n in self.self_boosts)
 
     @property
     def is_damaging(self) -> bool:
@@ -139,6 +145,8 @@ def move_facts(move_id: str) -> MoveFacts | None:
         fixed_damage=entry.get("damage"),
         has_secondary=bool(entry.get("secondary") or entry.get("secondaries")),
         target=str(entry.get("target", "normal")),
+        locks_user=isinstance(entry.get("self"), dict)
+        and entry["self"].get("volatileStatus") == "lockedmove",
     )
 
 

@@ -1,0 +1,41 @@
+"""The guaranteed-KO rule (randbot/bot/discover.py), on a battle recorded from the local server.
+
+Recorded (seed 11 against poke-env's RandomPlayer, tests/fixtures/bot): a Regidrago KO'd a Swalot
+at 11% HP with Outrage when Earthquake was as sure; it was locked in, confused, and hit itself while
+the enemy switched around it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from randbot.bot.discover import _ko_preference
+from randbot.bot.movefacts import move_facts
+
+FIXTURES = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "bot"
+
+
+def test_move_facts_know_which_moves_lock_the_user_or_lower_its_stats():
+    assert move_facts("outrage").locks_user and move_facts("petaldance").locks_user
+    assert not move_facts("earthquake").locks_user and not move_facts("uturn").locks_user
+    assert move_facts("closecombat").drops_user and move_facts("dracometeor").drops_user
+    assert not move_facts("earthquake").drops_user
+    assert not move_facts("swordsdance").drops_user  # a status move raises, it is no drop
+
+
+def test_among_sure_kos_priority_first_then_the_move_that_costs_least_after():
+    ranked = sorted(
+        ["outrage", "dracometeor", "bravebird", "earthquake", "aquajet"],
+        key=lambda m: _ko_preference(move_facts(m)),
+        reverse=True,
+    )
+    assert ranked[0] == "aquajet"  # priority first
+    assert ranked[1] == "earthquake"  # no lock, no recoil, no drop
+    assert ranked[-1] == "outrage"
+
+
+def test_recorded_a_sure_ko_is_not_an_outrage_when_earthquake_is_as_sure(explain_battle):
+    log = FIXTURES / "outrage-lock-vs-random.log.json"
+    lines = [line for line in explain_battle(log, "14", {}) if "|| played: " in line]
+    assert any("played: move outrage" in line for line in lines)  # what the old bot did
+    assert any("defeat/1-ko: move earthquake" in line for line in lines), lines
