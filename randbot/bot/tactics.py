@@ -169,8 +169,21 @@ def _heal_only_if_it_wins_more(evals: list[MoveEval], heals: set[str]) -> list[M
 
 def _move_key(e: MoveEval) -> tuple:
     # Ties (e.g. every move loses the same way) go to the move that leaves the enemy lowest, then
-    # to the one that hurts most now (not an immune move because it came first).
-    return (round(e.value, 3), e.agg.p_win, -e.agg.ttk_ab, 1.0 - e.agg.b_hp, round(e.dealt, 3))
+    # to the one that hurts most now, then to one that does something: an attack into an immunity
+    # does not (an Earthquake into a Levitate Flygon four turns running, where Toxic was an option).
+    return (
+        round(e.value, 3),
+        e.agg.p_win,
+        -e.agg.ttk_ab,
+        1.0 - e.agg.b_hp,
+        round(e.dealt, 3),
+        not _hits_nothing(e),
+    )
+
+
+def _hits_nothing(e: MoveEval) -> bool:
+    facts = move_facts(e.move)
+    return facts is not None and facts.is_damaging and e.dealt <= 0.0
 
 
 def _key_of(sit: Situation, poke) -> str | None:
