@@ -227,18 +227,27 @@ def test_dropped_websocket_reconnects_and_resumes_battles(server: LocalShowdown)
     )
     wait_for_login(client)
     dropped: list[list[str]] = []
+    session_over = threading.Event()
 
     def drop_mid_battle() -> None:
-        while not client.watcher.in_progress() or not ours.battles:
-            time.sleep(0.02)
-        time.sleep(0.5)  # a few turns in
-        dropped.append(client.watcher.in_progress())
-        asyncio.run_coroutine_threadsafe(client.drop_connection(), POKE_LOOP).result(5)
+        # Waits for a battle a few turns in rather than a fixed time: random players finish a
+        # battle in well under a second on a fast machine, and a timer can miss every battle.
+        while not session_over.is_set():
+            live = client.watcher.in_progress()
+            battles = list(ours.battles.values())
+            if live and any(b.turn >= 3 and not b.finished for b in battles):
+                dropped.append(live)
+                asyncio.run_coroutine_threadsafe(client.drop_connection(), POKE_LOOP).result(5)
+                return
+            time.sleep(0.005)
 
-    threading.Thread(target=drop_mid_battle, daemon=True).start()
+    dropper = threading.Thread(target=drop_mid_battle, daemon=True)
+    dropper.start()
     result = run_session(
         ours, client, "ladder", ladder(ours, client, 4, 2, ModeProgress()), 4, progress=False
     )
+    session_over.set()
+    dropper.join(timeout=10)
     future.result(timeout=60)
     stop(theirs)
     assert dropped and dropped[0], "the drop happened with battles in progress"
