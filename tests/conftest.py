@@ -24,12 +24,13 @@ def showdown(tmp_path_factory: pytest.TempPathFactory):
 
 @pytest.fixture
 def explain_battle(tmp_path: Path) -> Callable[[Path, str, dict], list[str]]:
-    """explain(log, turns, bot_config) -> the lines scripts/explain_battle.py prints for those turns."""
+    """explain(log, turns, bot_config) -> the lines scripts/explain_battle.py prints for those turns
+    (the lookahead off unless the config turns it on: its choices depend on the wall clock)."""
     root = Path(__file__).resolve().parents[1]
 
     def explain(log: Path, turns: str, config: dict) -> list[str]:
         cfg = tmp_path / f"config-{len(list(tmp_path.iterdir()))}.json"
-        cfg.write_text(json.dumps(config))
+        cfg.write_text(json.dumps({"search": False, **config}))
         command = [sys.executable, str(root / "scripts" / "explain_battle.py"), str(log)]
         result = subprocess.run(
             [*command, "--turns", turns, "--bot-config", str(cfg)],

@@ -19,7 +19,7 @@ def test_a_finished_battle_leaves_no_bookkeeping_even_after_late_messages() -> N
     bot = RandBot(
         battle_format="gen9randombattle",
         start_listening=False,
-        bot_config=BotConfig(use_bridge=False),
+        bot_config=BotConfig(use_bridge=False, search=False),
     )
     record = json.loads((FIXTURES / "pivot-vs-heuristic.json").read_text())["battles"][0]
     tag = record["messages"][0][0][0].lstrip(">").strip()
@@ -39,7 +39,7 @@ def test_a_pruned_battle_object_is_freed_after_the_bot_played_it() -> None:
     bot = guarded(RandBot)(
         battle_format="gen9randombattle",
         start_listening=False,
-        bot_config=BotConfig(use_bridge=False),
+        bot_config=BotConfig(use_bridge=False, search=False),
         keep_finished=0,
     )
     record = json.loads((FIXTURES / "pivot-vs-heuristic.json").read_text())["battles"][0]

@@ -35,7 +35,7 @@ def bot() -> RandBot:
     return RandBot(
         battle_format="gen9randombattle",
         start_listening=False,
-        bot_config=BotConfig(use_bridge=False),
+        bot_config=BotConfig(use_bridge=False, search=False),
     )
 
 
@@ -54,7 +54,7 @@ def test_every_decision_is_legal_and_logged(config, caplog):
     player = RandBot(
         battle_format="gen9randombattle",
         start_listening=False,
-        bot_config=BotConfig(use_bridge=False).with_overrides(config),
+        bot_config=BotConfig(use_bridge=False, search=False).with_overrides(config),
     )
     caplog.set_level(logging.INFO, logger="randbot.decision")
     decisions = 0
@@ -114,7 +114,7 @@ def test_a_switch_in_after_our_pivot_takes_the_hit_of_an_enemy_yet_to_move():
     player = RandBot(
         battle_format="gen9randombattle",
         start_listening=False,
-        bot_config=BotConfig(use_bridge=False),
+        bot_config=BotConfig(use_bridge=False, search=False),
     )
     record = load("pivot-vs-heuristic.json")["battles"][0]
     player._note_actions(record["messages"][0])  # (the battle's first chunk names the room)
@@ -142,7 +142,7 @@ def test_the_move_each_side_chose_since_switching_in_is_tracked_for_choice_locks
     player = RandBot(
         battle_format="gen9randombattle",
         start_listening=False,
-        bot_config=BotConfig(use_bridge=False),
+        bot_config=BotConfig(use_bridge=False, search=False),
     )
     tag = ">battle-gen9randombattle-126"
 

@@ -145,7 +145,7 @@ def test_the_bot_and_the_tracker_read_a_called_move_alike():
     bot = RandBot(
         battle_format="gen9randombattle",
         start_listening=False,
-        bot_config=BotConfig(use_bridge=False),
+        bot_config=BotConfig(use_bridge=False, search=False),
     )
     tag = ">battle-gen9randombattle-7"
     switch = "|switch|p1a: Snorlax|Snorlax, L84, M|400/400"

@@ -23,6 +23,7 @@ PLAYERS: dict[str, str] = {
     "randbot-notera": "randbot.bot.variants:RandBotNotera",
     "randbot-pycalc": "randbot.bot.variants:RandBotPycalc",
     "randbot-search": "randbot.bot.variants:RandBotSearch",
+    "randbot-nosearch": "randbot.bot.variants:RandBotNosearch",
     "random": "poke_env.player:RandomPlayer",
     "maxpower": "poke_env.player:MaxBasePowerPlayer",
     "heuristic": "poke_env.player:SimpleHeuristicsPlayer",
