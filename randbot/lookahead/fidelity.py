@@ -245,7 +245,7 @@ def battle_fidelity(log: dict, side: str, worker: SimWorker) -> Fidelity:
     bot = RandBot(
         battle_format=log["format"],
         start_listening=False,
-        bot_config=BotConfig(use_bridge=False, inference=False),
+        bot_config=BotConfig(use_bridge=False, inference=False, search=False),
     )
     out = Fidelity()
     for index, (battle, request) in enumerate(replay_log(log, side, bot._note_actions)):
