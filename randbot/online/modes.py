@@ -61,6 +61,13 @@ async def _wait_for_start(
         await asyncio.sleep(0.05)
 
 
+def started_since(client: ReconnectingClient, session_start: int) -> int:
+    """Battles started for us since `session_start`, whatever the last wait returned: a battle
+    the server starts in the instant a reconnect drops our search is seen only after the wait
+    said 'reconnected', and counting per wait lost it (the session then waited for one more)."""
+    return client.watcher.started - session_start
+
+
 async def _wait_for_slot(client: ReconnectingClient, concurrency: int) -> None:
     while len(client.watcher.in_progress()) >= concurrency:
         if client.failure is not None:
@@ -99,7 +106,7 @@ async def ladder(
     """Search the ladder until `n_battles` rated battles have started, then let them finish."""
     await _wait_logged_in(client)
     battle_format = player.format
-    first = client.watcher.results.count
+    first, session_start = client.watcher.results.count, client.watcher.started
     while progress.started < n_battles:
         await _wait_for_slot(client, concurrency)
         before, popups = client.watcher.started, len(client.popups)
@@ -108,9 +115,8 @@ async def ladder(
         await client.send_message(f"/search {battle_format}")
         progress.searches += 1
         outcome = await _wait_for_start(client, before, popups, search_timeout)
-        if outcome == "started":
-            progress.started += client.watcher.started - before
-        elif outcome == "refused":
+        progress.started = started_since(client, session_start)
+        if outcome == "refused":
             raise _refusal(client, f"a {battle_format} ladder search")
         elif outcome == "timeout":
             event("search_timeout", format=battle_format, seconds=search_timeout)
@@ -131,7 +137,7 @@ async def challenge(
     """Challenge `opponent` until `n_battles` battles have started, then let them finish."""
     await _wait_logged_in(client)
     battle_format = player.format
-    first = client.watcher.results.count
+    first, session_start = client.watcher.results.count, client.watcher.started
     target = to_id_str(opponent)
     while progress.started < n_battles:
         await _wait_for_slot(client, concurrency)
@@ -141,9 +147,8 @@ async def challenge(
         await client.send_message(f"/challenge {target}, {battle_format}")
         progress.challenges += 1
         outcome = await _wait_for_start(client, before, popups, accept_timeout)
-        if outcome == "started":
-            progress.started += client.watcher.started - before
-        elif outcome == "refused":
+        progress.started = started_since(client, session_start)
+        if outcome == "refused":
             raise _refusal(client, f"the challenge to {opponent!r}")
         elif outcome == "timeout":
             await client.send_message(f"/cancelchallenge {target}")
@@ -163,7 +168,7 @@ async def accept(
 ) -> None:
     """Accept challenges in our format (from `from_user` only, if given) for `n_battles`."""
     await _wait_logged_in(client)
-    first = client.watcher.results.count
+    first, session_start = client.watcher.results.count, client.watcher.started
     wanted = to_id_str(from_user) if from_user else None
     queue: asyncio.Queue = (
         player._challenge_queue
@@ -183,8 +188,8 @@ async def accept(
         await client.set_team(player.next_team)
         await client.send_message(f"/accept {challenger}")
         outcome = await _wait_for_start(client, before, popups, START_TIMEOUT)
+        progress.started = started_since(client, session_start)
         if outcome == "started":
-            progress.started += client.watcher.started - before
             _drain(queue, challenger)  # the same challenge is announced twice (pm + update)
         else:
             event("accept_failed", challenger=challenger, outcome=outcome)
