@@ -161,3 +161,38 @@ def test_moves_scope_keeps_the_plans_stay_or_switch() -> None:
     result.values = dict(values)
     swapped = check(result, _decision("moonblast"), WORLD, margin=0.05, scope="moves")
     assert (swapped.target, swapped.rule) == ("calmmind", "search")  # a move, not the switch
+
+
+def _rule(target: str, rule: str = "3-field") -> Decision:
+    return Decision("move", target, "discover", rule)
+
+
+def test_a_discover_rule_the_search_values_at_least_as_high_as_the_plan_is_played() -> None:
+    from randbot.lookahead.search import check_rule
+
+    result = combine(_answer([[0]] * 3, [[0]] * 3, [0.1, 0.3, None], [0.1, 0.3, None]), "nash")
+    played = check_rule(result, _rule("psychic"), _decision("moonblast"), WORLD)
+    assert (played.phase, played.target) == ("discover", "psychic")
+    assert played.notes["discover"]["checked"] is True
+    assert played.notes["discover"]["plan_value"] == pytest.approx(0.1)
+
+
+def test_a_discover_rule_the_search_shows_to_lose_gives_way_to_the_plan() -> None:
+    from randbot.lookahead.search import check_rule
+
+    result = combine(_answer([[0]] * 3, [[0]] * 3, [0.3, 0.1, None], [0.3, 0.1, None]), "nash")
+    played = check_rule(result, _rule("psychic"), _decision("moonblast"), WORLD)
+    assert (played.phase, played.target) == ("defeat", "moonblast")
+    note = played.notes["discover"]
+    assert note["rejected"] == "discover/3-field" and note["choice"] == "move psychic"
+    assert note["rule_value"] == pytest.approx(0.1) and "loses" in note["why"]
+
+
+def test_a_discover_rule_the_search_could_not_value_gives_way_to_the_plan() -> None:
+    from randbot.lookahead.search import check_rule
+
+    result = combine(_answer([[0]] * 3, [[0]] * 3, [0.3, None, None], [0.3, None, None]), "nash")
+    played = check_rule(result, _rule("psychic"), _decision("moonblast"), WORLD)
+    assert played.target == "moonblast" and "did not value" in played.notes["discover"]["why"]
+    same = check_rule(result, _rule("moonblast", "1-ko"), _decision("moonblast"), WORLD)
+    assert same.phase == "discover" and "discover" not in same.notes

@@ -16,6 +16,10 @@ class BotConfig:
     # Off by default: planning from the first turn (seen enemies only) measured better, 240-244 vs 229
     # of 300 paired battles against the heuristic (scripts/paired_ab.py, seed 11).
     discover: bool = False
+    # With the search on, a Discover rule's choice is played only where the search values it at
+    # least as high as the Defeat planner's choice; otherwise (it loses, or the search could not
+    # value both) the planner's choice is played and the log names the rule it set aside.
+    discover_checked: bool = True
     defeat: bool = True  # the Defeat phase's minimax planner (figure 3.3)
     inference: bool = (
         True  # the inference tracker's posterior; off = species prior narrowed by reveals

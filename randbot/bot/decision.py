@@ -72,9 +72,18 @@ def explain(payload: dict[str, Any]) -> str:
 
 
 def _explain_search(payload: dict[str, Any]) -> str:
-    search = (payload.get("notes") or {}).get("search")
+    notes = payload.get("notes") or {}
+    rule = notes.get("discover") or {}
+    text = ""
+    if rule.get("rejected"):
+        text = f" | set aside {rule['rejected']} ({rule['choice']}): {rule['why']}"
+    search = notes.get("search")
     if not search:
-        return ""
+        return text
+    return text + _search_figures(search)
+
+
+def _search_figures(search: dict[str, Any]) -> str:
     if "fallback" in search:
         return f" | search fell back: {search['fallback']}"
     values = ", ".join(f"{c} {v:+.3f}" for c, v in search.get("values", []))

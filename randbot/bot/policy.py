@@ -116,7 +116,9 @@ def decide(
     forced = bool(battle.force_switch) or (
         not battle.available_moves and bool(battle.available_switches)
     )
-    if phase == "defeat":
+    plan = None  # the Defeat planner's choice, which a Discover rule must match or beat
+    checked = phase == "discover" and config.search and config.defeat and config.discover_checked
+    if phase == "defeat" or (checked and forced):
         decision = defeat(tactics, config, forced)
     elif forced:
         decision = best_entry(tactics, phase)
@@ -126,6 +128,12 @@ def decide(
             return compute_scores(engine, sit.ours, {k: s.builds for k, s in sit.enemies.items()})
 
         decision = discover(tactics, scores, config.sack_pivot, config.discover_better_switch)
+        if checked:
+            plan = defeat(tactics, config, forced)
+            plan.assumed = assumed
+            if pending is None:  # nothing to check the rule with: the plan's choice
+                decision = lookahead.rule_unchecked(decision, plan, "no search this turn")
+                plan = None
     else:
         decision = core(tactics)
     decision.assumed = assumed
@@ -133,7 +141,7 @@ def decide(
         leaf_value = None
         if pending is not None and config.search_leaf == "planner":
             leaf_value = planner_leaves(tactics, config, LEAF_BUDGET_SHARE * config.think_ms)
-        return lookahead.finish(pending, decision, leaf_value)
+        return lookahead.finish(pending, decision, leaf_value, plan)
     except Exception as exc:  # noqa: BLE001 - a broken search result leaves the bot's own choice
         log.exception("search failed in %s turn %s", battle.battle_tag, battle.turn)
         decision.notes["search"] = {"fallback": f"error: {type(exc).__name__}: {exc}"[:200]}

@@ -237,21 +237,70 @@ def finish(
     pending: Pending | None,
     decision: Decision,
     leaf_value: Callable[[dict, World], float | None] | None = None,
+    plan: Decision | None = None,
 ) -> Decision:
     """The bot's decision, checked by the search (see `check`); on any worker failure the bot's
-    decision stands, with the reason in its notes."""
+    decision stands, with the reason in its notes. With a `plan` (the Defeat planner's choice
+    beside a Discover rule's), the rule's choice must first pass `check_rule`."""
     if pending is None:
         return decision
     try:
         result = collect(pending, leaf_value)
     except SimWorkerError as error:
+        if plan is not None:
+            decision = rule_unchecked(decision, plan, "the search failed")
         decision.notes["search"] = {"fallback": str(error)[:200]}
         log.warning("search fell back to the bot's choice: %s", error)
         return decision
     result = charge_tera(result, decision, pending.settings.tera_cost)
+    if plan is not None:
+        decision = check_rule(result, decision, plan, pending.worlds[0])
     return check(
         result, decision, pending.worlds[0], pending.settings.margin, pending.settings.scope
     )
+
+
+def check_rule(result: SearchResult, rule: Decision, plan: Decision, world: World) -> Decision:
+    """A Discover rule's choice is played where the search values it at least as high as the
+    Defeat planner's choice; a rule the search shows to lose, or could not value, gives way to
+    the plan, and the plan's notes say which rule and why."""
+    rule_choice = _choice(rule, world)
+    plan_choice = _choice(plan, world)
+    if rule_choice == plan_choice:
+        return rule
+    rule_value = result.values.get(rule_choice) if rule_choice else None
+    plan_value = result.values.get(plan_choice) if plan_choice else None
+    if rule_value is None or plan_value is None:
+        return rule_unchecked(rule, plan, "the search did not value both choices")
+    figures = {"rule_value": round(rule_value, 3), "plan_value": round(plan_value, 3)}
+    if rule_value >= plan_value:
+        rule.notes["discover"] = {"checked": True, "plan": plan.label(), **figures}
+        return rule
+    plan.notes["discover"] = {
+        "rejected": f"{rule.phase}/{rule.rule}",
+        "choice": rule.label(),
+        "why": "the search shows it loses to the plan's choice",
+        **figures,
+    }
+    return plan
+
+
+def rule_unchecked(rule: Decision, plan: Decision, why: str) -> Decision:
+    """A rule the search could not check: the plan's choice, unless both agree."""
+    if rule.label() == plan.label():
+        return rule
+    plan.notes["discover"] = {
+        "rejected": f"{rule.phase}/{rule.rule}",
+        "choice": rule.label(),
+        "why": why,
+    }
+    return plan
+
+
+def _choice(decision: Decision, world: World) -> str | None:
+    if decision.kind not in ("move", "switch") or not decision.target:
+        return None
+    return choice_of(decision.kind, decision.target, decision.tera, world)
 
 
 def _attack(choice: str) -> bool:
