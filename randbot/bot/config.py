@@ -98,6 +98,9 @@ class BotConfig:
     # plan's stay or switch stands) or "attacks" (a damaging move by another damaging move; see
     # randbot/lookahead/search.py).
     search_scope: str = "all"
+    # The search runs only when at most this many Pokémon stand on both sides together (ours,
+    # the enemy's seen and unseen): 12 is every turn.
+    search_max_standing: int = 12
 
     def to_dict(self) -> dict:
         return asdict(self)

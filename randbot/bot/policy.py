@@ -154,6 +154,8 @@ def _start_search(
     """The simulator's search, sent before the bot's own decision so both run at once."""
     if not config.search:
         return None
+    if len(sit.ours) + len(sit.enemies) + sit.unseen > config.search_max_standing:
+        return None
     settings = lookahead.SearchSettings(
         think_ms=config.think_ms,
         worlds=config.search_worlds,
