@@ -41,6 +41,9 @@ class BotConfig:
     status_rule: bool = True  # Discover rule 4: inflict status
     # No check to switch to: switch anyway when a switch beats the best move clearly (core's rule).
     discover_better_switch: bool = False
+    # Defeat: where staying only feeds the enemy a KO (the active's duel nearly lost, the enemy
+    # left most of its HP), a switch the plan values nearly as high is taken instead.
+    avoid_feeding: bool = False
     planner_depth: int = 8  # faints looked ahead by the minimax tree
     pivot_entry_hit: bool = (
         True  # after our pivot, the switch-in takes the hit of an enemy yet to move

@@ -30,6 +30,13 @@ HP_STEP = 0.05  # HP is bucketed so transpositions meet
 GRAPH_NODE_CAP = 300  # nodes kept in the inspectable graph
 EXACT, LOWER, UPPER = 0, 1, 2
 SWITCH_EPSILON = 0.02
+# A stay that only feeds the enemy a KO: the active loses its duel nearly surely and leaves the
+# enemy most of its HP. While the plan sees the battle won, one Pokémon more or less moves its
+# value by little, and the stay won ties against switches that kept that Pokémon.
+FEED_P_WIN = 0.25
+FEED_ENEMY_HP = 0.5
+FEED_MARGIN = 0.1  # a switch this close to the stay's value is taken instead of feeding
+FEED_ENTRY_COST = 0.5  # ... if it takes less than this share of its HP coming in
 # planner_chance: fights won with a probability inside (0.2, 0.8) branch both ways.
 CLOSE_FIGHT = 0.2
 
@@ -243,6 +250,23 @@ class Planner:
         return they_win(out.theirs_hp, alpha, beta, f"{j} beats {i}")
 
 
+def _instead_of_feeding(
+    t: Tactics, scored: list[tuple[str, float]], stay_value: float, entry_cost: dict[str, float]
+) -> str | None:
+    """The best switch close to the stay's value, where staying only feeds the enemy a KO."""
+    duel = t.stay()
+    if duel.p_win >= FEED_P_WIN or duel.b_hp <= FEED_ENEMY_HP:
+        return None
+    close = [
+        (label, value)
+        for label, value in scored
+        if label != "stay"
+        and value >= stay_value - FEED_MARGIN
+        and entry_cost.get(label, 1.0) < FEED_ENTRY_COST
+    ]
+    return max(close, key=lambda lv: lv[1])[0] if close else None
+
+
 def _set(team: Team, key: str, hp: float) -> Team:
     return tuple(sorted((k, _q(hp) if k == key else h) for k, h in team))
 
@@ -329,10 +353,12 @@ def defeat(t: Tactics, config: BotConfig, forced: bool) -> Decision:
             if p is poke and key in sit.ours:
                 switchable[key] = sit.ours[key]
     options: list[tuple[str, callable]] = []
+    entry_cost: dict[str, float] = {}
     for key, mon in switchable.items():
         pre = hazard_fraction(mon, sit.field, ours=True)
         if not forced or sit.enemy_to_move:
             pre += t.engine.incoming(t.enemy, mon.fresh())
+        entry_cost[f"switch {key}"] = pre / max(mon.hp_fraction, 1e-6)
         hp = _q(mon.hp_fraction - pre)
 
         def run(depth: int, key=key, hp=hp) -> float:
@@ -383,6 +409,18 @@ def defeat(t: Tactics, config: BotConfig, forced: bool) -> Decision:
         "graph_nodes": planner.graph.number_of_nodes(),
         "unseen": sit.unseen,
     }
+    if label == "stay" and config.avoid_feeding and sit.active is not None:
+        instead = _instead_of_feeding(t, scored, stay_value, entry_cost)
+        if instead is not None:
+            notes["fed"] = {"stay": round(stay_value, 3), "duel_p_win": round(t.stay().p_win, 3)}
+            return Decision(
+                "switch",
+                instead.split(" ", 1)[1],
+                "defeat",
+                "plan-switch/no-feed",
+                candidates=scored,
+                notes=notes,
+            )
     if label == "stay":
         support = support_move(t) if config.stay_rules else None
         if support is not None:

@@ -9,6 +9,7 @@ from randbot.bot.decision import Deadline
 from randbot.bot.matchup import Aggregate, MatchupEngine, hazard_fraction
 from randbot.bot.mon import Mon
 from randbot.bot.movefacts import move_facts
+from randbot.bot.pydamage import speed
 from randbot.bot.situation import Situation
 
 TEMPO = 0.02
@@ -80,6 +81,8 @@ class Tactics:
 
     def best_move(self, allow_tera: bool) -> tuple[MoveEval, list[MoveEval]]:
         evals = self._without_idle_heals(self.move_evals(with_tera=allow_tera))
+        if self.config.avoid_feeding:
+            evals = self._without_doomed_setup(evals)
         plain = [e for e in evals if not e.tera]
         best_plain = max(plain, key=_move_key)
         best = best_plain
@@ -105,6 +108,28 @@ class Tactics:
             if min(facts.heal, 1.0 - active.hp_fraction) <= 1.2 * incoming:
                 treading.add(e.move)
         return _heal_only_if_it_wins_more(_without_idle_rest(evals), treading)
+
+    def _without_doomed_setup(self, evals: list[MoveEval]) -> list[MoveEval]:
+        """No setting up where the enemy moves first and two of its hits KO: the boost is spent
+        before it is used (Calm Mind, Shell Smash, Dragon Dance into a faster attacker)."""
+        active = self.sit.active
+        assert active is not None
+        incoming = self.engine.incoming(self.enemy, active)
+        if 2 * incoming < active.hp_fraction or not self._enemy_moves_first():
+            return evals
+        kept = [e for e in evals if not _is_setup(e.move)]
+        return kept or evals
+
+    def _enemy_moves_first(self) -> bool:
+        active = self.sit.active
+        assert active is not None
+        field = self.sit.field
+        ours = speed(active, field, True)
+        theirs = [speed(b, field, False) for b, _w in self.enemy]
+        faster = sum(w for (b, w), s in zip(self.enemy, theirs, strict=True) if s > ours)
+        if field.trick_room:
+            faster = sum(w for (b, w), s in zip(self.enemy, theirs, strict=True) if s < ours)
+        return faster >= 0.5
 
     def tera_worth_it(self, plain: MoveEval, tera: MoveEval) -> bool:
         """Terastallize when it flips the 1v1 or a KO threshold; never early without cause."""
@@ -151,6 +176,13 @@ class Tactics:
             pre = hazard_fraction(mon, self.sit.field, ours=True)
             out.append((key, self.engine.versus(mon.fresh(), self.enemy, a_pre_damage=pre)))
         return out
+
+
+def _is_setup(move_id: str) -> bool:
+    facts = move_facts(move_id)
+    return (
+        facts is not None and not facts.is_damaging and any(n > 0 for _stat, n in facts.self_boosts)
+    )
 
 
 def _without_idle_rest(evals: list[MoveEval]) -> list[MoveEval]:
