@@ -1,5 +1,6 @@
-"""Staying in only to feed the enemy a KO, and setting up in front of a faster attacker
-(avoid_feeding), on two battles recorded against the heuristic (seed 2026)."""
+"""Staying in only to feed the enemy a KO, setting up in front of a faster attacker
+(avoid_feeding), and moves that cannot work (skip_futile), on battles recorded against the
+heuristic (seed 2026)."""
 
 from __future__ import annotations
 
@@ -29,3 +30,13 @@ def test_no_shell_smash_in_front_of_a_faster_attacker_that_two_hits_ko(explain_b
     on = [line for line in explain_battle(log, "5", {"avoid_feeding": True}) if " t5 " in line]
     assert "plan-stay: move shellsmash" in off[0]
     assert "shellsmash" not in on[0].split(" | ")[0]
+
+
+@pytest.mark.integration
+def test_no_thunder_wave_into_a_ground_type(explain_battle):
+    """Turn 5: Blissey used Thunder Wave into Golurk twice (immune), then took its Earthquake."""
+    log = FIXTURES / "futile-status-vs-heuristic.log.json"
+    off = [line for line in explain_battle(log, "5", {"skip_futile": False}) if " t5 " in line]
+    on = [line for line in explain_battle(log, "5", {"skip_futile": True}) if " t5 " in line]
+    assert "plan-stay: move thunderwave" in off[0]
+    assert "thunderwave" not in on[0].split(" | ")[0]

@@ -44,6 +44,8 @@ class BotConfig:
     # Defeat: where staying only feeds the enemy a KO (the active's duel nearly lost, the enemy
     # left most of its HP), a switch the plan values nearly as high is taken instead.
     avoid_feeding: bool = False
+    # No status move the enemy's likely builds cannot get, no recovery under Heal Block.
+    skip_futile: bool = False
     planner_depth: int = 8  # faints looked ahead by the minimax tree
     pivot_entry_hit: bool = (
         True  # after our pivot, the switch-in takes the hit of an enemy yet to move

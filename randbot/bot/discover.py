@@ -10,13 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from poke_env.battle import Effect
-
 from randbot.bot.decision import Decision
+from randbot.bot.futile import can_status, heal_blocked
 from randbot.bot.matchup import charges_now, hazard_fraction
 from randbot.bot.mon import Mon
-from randbot.bot.movefacts import MoveFacts, effectiveness, move_facts
-from randbot.bot.pydamage import is_grounded, speed
+from randbot.bot.movefacts import MoveFacts, move_facts
+from randbot.bot.pydamage import speed
 from randbot.bot.scores import Scores
 from randbot.bot.tactics import SWITCH_MARGIN, Tactics, agg_key
 
@@ -96,8 +95,7 @@ BOUNCE_RISK = 0.25  # a hazard is not worth a turn when it may come back to our 
 
 def _heal_blocked(t: Tactics) -> bool:
     """Psychic Noise and friends: a recovery move would fail this turn."""
-    poke = t.sit.battle.active_pokemon
-    return poke is not None and Effect.HEAL_BLOCK in poke.effects
+    return heal_blocked(t.sit.battle)
 
 
 def _bounce_chance(t: Tactics) -> float:
@@ -136,40 +134,6 @@ def _spin_blocked(t: Tactics, move_id: str) -> bool:
     if move_id == "defog" or move_id == "tidyup":
         return False
     return all("GHOST" in b.types for b, _ in t.enemy)
-
-
-def can_status(enemy: Mon, status: str, move_id: str, field_terrain: str | None) -> bool:
-    if enemy.status is not None:
-        return False
-    if enemy.ability in ("goodasgold", "magicbounce", "purifyingsalt", "comatose"):
-        return False
-    types = set(enemy.types)
-    facts = move_facts(move_id)
-    if (
-        facts is not None
-        and "powder" in facts.flags
-        and ("GRASS" in types or enemy.ability == "overcoat")
-    ):
-        return False
-    if status == "par":
-        if "ELECTRIC" in types or enemy.ability == "limber":
-            return False
-        if move_id == "thunderwave" and effectiveness("ELECTRIC", enemy.types) == 0:
-            return False
-    if status == "brn" and (
-        "FIRE" in types or enemy.ability in ("waterveil", "waterbubble", "thermalexchange")
-    ):
-        return False
-    if status in ("psn", "tox") and (
-        types & {"POISON", "STEEL"} or enemy.ability in ("immunity", "poisonheal")
-    ):
-        return False
-    if status == "slp":
-        if enemy.ability in ("insomnia", "vitalspirit", "sweetveil"):
-            return False
-        if field_terrain in ("electric", "misty") and is_grounded(enemy):
-            return False
-    return field_terrain != "misty" or not is_grounded(enemy)
 
 
 def status_move(t: Tactics) -> str | None:

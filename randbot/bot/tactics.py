@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from randbot.bot.config import BotConfig
 from randbot.bot.decision import Deadline
+from randbot.bot.futile import can_status, heal_blocked
 from randbot.bot.matchup import Aggregate, MatchupEngine, hazard_fraction
 from randbot.bot.mon import Mon
 from randbot.bot.movefacts import move_facts
@@ -83,6 +84,8 @@ class Tactics:
         evals = self._without_idle_heals(self.move_evals(with_tera=allow_tera))
         if self.config.avoid_feeding:
             evals = self._without_doomed_setup(evals)
+        if self.config.skip_futile:
+            evals = self._without_futile(evals)
         plain = [e for e in evals if not e.tera]
         best_plain = max(plain, key=_move_key)
         best = best_plain
@@ -118,6 +121,25 @@ class Tactics:
         if 2 * incoming < active.hp_fraction or not self._enemy_moves_first():
             return evals
         kept = [e for e in evals if not _is_setup(e.move)]
+        return kept or evals
+
+    def _without_futile(self, evals: list[MoveEval]) -> list[MoveEval]:
+        """No status move that no likely build can get (Thunder Wave into a Ground type), no
+        recovery under Heal Block: the duel values them by what they would do if they worked."""
+        blocked = heal_blocked(self.sit.battle)
+        terrain = self.sit.field.terrain
+
+        def futile(move_id: str) -> bool:
+            facts = move_facts(move_id)
+            if facts is None:
+                return False
+            if blocked and facts.is_recovery:
+                return True
+            if facts.is_damaging or facts.status is None:
+                return False
+            return not any(can_status(b, facts.status, move_id, terrain) for b, _w in self.enemy)
+
+        kept = [e for e in evals if not futile(e.move)]
         return kept or evals
 
     def _enemy_moves_first(self) -> bool:

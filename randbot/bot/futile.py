@@ -1,0 +1,51 @@
+"""Moves that cannot work this turn: a status the target cannot get, a heal under Heal Block."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from poke_env.battle import Effect
+
+from randbot.bot.mon import Mon
+from randbot.bot.movefacts import effectiveness, move_facts
+from randbot.bot.pydamage import is_grounded
+
+
+def heal_blocked(battle: Any) -> bool:
+    """Psychic Noise and friends: a recovery move would fail this turn."""
+    poke = battle.active_pokemon
+    return poke is not None and Effect.HEAL_BLOCK in poke.effects
+
+
+def can_status(enemy: Mon, status: str, move_id: str, field_terrain: str | None) -> bool:
+    if enemy.status is not None:
+        return False
+    if enemy.ability in ("goodasgold", "magicbounce", "purifyingsalt", "comatose"):
+        return False
+    types = set(enemy.types)
+    facts = move_facts(move_id)
+    if (
+        facts is not None
+        and "powder" in facts.flags
+        and ("GRASS" in types or enemy.ability == "overcoat")
+    ):
+        return False
+    if status == "par":
+        if "ELECTRIC" in types or enemy.ability == "limber":
+            return False
+        if move_id == "thunderwave" and effectiveness("ELECTRIC", enemy.types) == 0:
+            return False
+    if status == "brn" and (
+        "FIRE" in types or enemy.ability in ("waterveil", "waterbubble", "thermalexchange")
+    ):
+        return False
+    if status in ("psn", "tox") and (
+        types & {"POISON", "STEEL"} or enemy.ability in ("immunity", "poisonheal")
+    ):
+        return False
+    if status == "slp":
+        if enemy.ability in ("insomnia", "vitalspirit", "sweetveil"):
+            return False
+        if field_terrain in ("electric", "misty") and is_grounded(enemy):
+            return False
+    return field_terrain != "misty" or not is_grounded(enemy)
