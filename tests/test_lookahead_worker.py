@@ -146,6 +146,16 @@ def test_a_pokemon_in_a_binding_trap_plays_its_turn_and_loses_an_eighth(
     assert registeel == round(1 - (maxhp // 8) / maxhp, 3)
 
 
+@pytest.mark.parametrize("volatile", ["imprison", "snatch"])
+def test_a_volatile_whose_handlers_read_its_source_plays(worker: SimWorker, volatile: str) -> None:
+    # Showdown's addVolatile gives every volatile a source (the Pokémon itself by default); these
+    # handlers read it, and without one failed the turn ("reading 'hasMove'", "'isSkyDropped'")
+    spec = _spec()
+    spec["sides"]["p2"]["pokemon"][0]["volatiles"] = {volatile: {}}
+    answer = worker.request("search", worlds=[{"spec": spec}], samples=1, deadline_ms=5000)
+    assert answer["worlds"][0]["complete"]
+
+
 def test_a_killed_worker_is_restarted_once(worker: SimWorker) -> None:
     old = worker.pid
     assert old is not None

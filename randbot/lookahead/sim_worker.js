@@ -116,19 +116,22 @@ function applyTransform(battle, mon, p) {
   }
 }
 
+// Volatiles a foe's move put there: their source is the foe's active. Any other's is the Pokémon
+// itself, as in Showdown's addVolatile (Imprison's and Snatch's handlers read it).
+const FOE_SOURCED = new Set(['leechseed', 'partiallytrapped', 'trapped', 'attract', 'octolock', 'syrupbomb', 'yawn', 'lockon']);
+
 // A volatile is placed, not started: what Showdown's addVolatile and the effect's onStart would
 // have left in its state is filled in here.
 function addVolatile(battle, mon, id, fields, foeActive) {
   const {source_move: sourceMove, ...extra} = fields;
-  if (['leechseed', 'partiallytrapped', 'trapped', 'attract'].includes(id) && foeActive) {
-    extra.source = foeActive;
-    extra.sourceSlot = foeActive.getSlot();
-  }
+  const source = (FOE_SOURCED.has(id) && foeActive) || mon;
+  extra.source = source;
+  extra.sourceSlot = source.getSlot();
   if (id === 'partiallytrapped') {
     // the binding move (its residual and trap handlers read its id) and the residual's share
     const move = battle.dex.moves.get(sourceMove || '');
     extra.sourceEffect = move.exists ? move : battle.dex.conditions.get('partiallytrapped');
-    extra.boundDivisor = extra.source && extra.source.hasItem('bindingband') ? 6 : 8;
+    extra.boundDivisor = source.hasItem('bindingband') ? 6 : 8;
   }
   if (id === 'stall') extra.duration = extra.duration ?? 2;
   if (id === 'mustrecharge') extra.duration = extra.duration ?? 2;
