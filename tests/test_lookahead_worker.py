@@ -156,6 +156,19 @@ def test_a_volatile_whose_handlers_read_its_source_plays(worker: SimWorker, vola
     assert answer["worlds"][0]["complete"]
 
 
+def test_a_volatile_the_simulator_cannot_run_is_named_in_the_error(worker: SimWorker) -> None:
+    # a slot condition placed as a volatile: its handler throws in Showdown's own code, and the
+    # answer says whose handler, in which event, playing what (not only "reading 'futuremove'")
+    spec = _spec()
+    spec["sides"]["p1"]["pokemon"][0]["volatiles"] = {"futuremove": {}}
+    with pytest.raises(SimWorkerError) as failure:
+        worker.request("search", worlds=[{"spec": spec}], samples=1, deadline_ms=5000)
+    message = str(failure.value)
+    assert "futuremove's Residual handler on p1 Gardevoir" in message
+    assert "playing move " in message and "removeSlotCondition" in message
+    assert worker.request("ping")["ok"]
+
+
 def test_a_killed_worker_is_restarted_once(worker: SimWorker) -> None:
     old = worker.pid
     assert old is not None
