@@ -53,6 +53,8 @@ FIXED = {
     "healblock": ["volatile healblock duration"],  # Psychic Noise's two turns
     "forme-change": ["species", "enemy maxhp"],  # Terapagos-Terastal, not Terapagos
     "unburden": ["volatile unburden"],
+    # (recorded in a 200-battle run, battle-gen9randombattle-198) Magma Storm traps our active
+    "magmastorm-trap": ["volatile partiallytrapped"],
 }
 
 

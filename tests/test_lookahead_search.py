@@ -105,6 +105,21 @@ def test_recorded_battle_decisions_carry_the_search_figures(explain_battle, leaf
 
 
 @pytest.mark.integration
+def test_the_turns_our_active_spends_in_a_binding_trap_are_searched(explain_battle) -> None:
+    # Recorded battle (battle-gen9randombattle-198): Heatran's Magma Storm traps Iron Jugulis on
+    # turn 4; the searches of turns 5 and 6 failed in the worker ("reading 'id'") and fell back.
+    lines = explain_battle(
+        FIXTURES / "magmastorm-trap-vs-heuristic.log.json",
+        "5-6",
+        {"search": True, "think_ms": 2000},
+    )
+    decisions = [line for line in lines if " t5 " in line or " t6 " in line]
+    assert len(decisions) == 2, lines
+    for line in decisions:
+        assert "fell back" not in line and "| search " in line, line
+
+
+@pytest.mark.integration
 def test_rescoring_replaces_cells_and_solves_again() -> None:
     from randbot.lookahead.search import rescore
 

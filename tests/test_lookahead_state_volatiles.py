@@ -20,3 +20,13 @@ def test_a_binding_move_gets_the_countdown_left_of_a_drawn_length() -> None:
     }
     # Showdown draws 5 or 6 countdowns; one is spent. Without a duration the trap never ended.
     assert lengths == {4, 5}
+
+
+def test_a_binding_move_is_named_for_the_simulator() -> None:
+    # Showdown's trap handlers read the binding move's id (`sourceEffect`): a trap built without
+    # it failed every search of the turn it held (battle-gen9randombattle-198, Magma Storm)
+    mon = Pokemon(gen=9, species="ironjugulis")
+    mon.start_effect("move: Magma Storm")
+    assert (
+        _volatiles(mon, None, random.Random(0))["partiallytrapped"]["source_move"] == "magmastorm"
+    )

@@ -108,6 +108,67 @@ def test_bad_spec_gets_an_error_naming_it(worker: SimWorker) -> None:
     assert worker.request("ping")["ok"]  # still in step afterwards
 
 
+def _trapped_registeel_spec(trap: dict) -> dict:
+    """Registeel (p1) in a binding trap facing Calyrex-Shadow (p2), whose Trick deals no damage."""
+    spec = _spec()
+    ours, theirs = spec["sides"]["p1"]["pokemon"], spec["sides"]["p2"]["pokemon"]
+    ours[0], ours[1] = ours[1], ours[0]
+    theirs[0], theirs[1] = theirs[1], theirs[0]
+    ours[0]["volatiles"] = {"partiallytrapped": trap}
+    return spec
+
+
+@pytest.mark.parametrize(
+    "trap",
+    [{"duration": 3, "source_move": "magmastorm"}, {"duration": 3}],
+    ids=["named", "unnamed"],
+)
+def test_a_pokemon_in_a_binding_trap_plays_its_turn_and_loses_an_eighth(
+    worker: SimWorker, trap: dict
+) -> None:
+    # Showdown's trap handlers read state its addVolatile and onStart leave (the binding move, the
+    # residual's divisor); built without it, every turn failed ("reading 'id'"). The state.py spec
+    # names the move; a trap without one (the unnamed case) plays as well.
+    spec = _trapped_registeel_spec(trap)
+    maxhp = worker.request("build", spec=spec)["state"]["sides"]["p1"]["pokemon"][0]["maxhp"]
+    answer = worker.request(
+        "search",
+        worlds=[{"spec": spec, "weight": 1.0, "theirs": ["move trick"]}],
+        ours=["move irondefense"],
+        samples=1,
+        deadline_ms=5000,
+        leaves=True,
+        luck="likely",
+    )
+    (world,) = answer["worlds"]
+    assert world["complete"] and world["matrix"][0][0] is not None
+    registeel = world["leaves"][0][0]["o"]["hp"][0]  # (its spec slot after the swap: 0)
+    assert registeel == round(1 - (maxhp // 8) / maxhp, 3)
+
+
+@pytest.mark.parametrize("volatile", ["imprison", "snatch"])
+def test_a_volatile_whose_handlers_read_its_source_plays(worker: SimWorker, volatile: str) -> None:
+    # Showdown's addVolatile gives every volatile a source (the Pokémon itself by default); these
+    # handlers read it, and without one failed the turn ("reading 'hasMove'", "'isSkyDropped'")
+    spec = _spec()
+    spec["sides"]["p2"]["pokemon"][0]["volatiles"] = {volatile: {}}
+    answer = worker.request("search", worlds=[{"spec": spec}], samples=1, deadline_ms=5000)
+    assert answer["worlds"][0]["complete"]
+
+
+def test_a_volatile_the_simulator_cannot_run_is_named_in_the_error(worker: SimWorker) -> None:
+    # a slot condition placed as a volatile: its handler throws in Showdown's own code, and the
+    # answer says whose handler, in which event, playing what (not only "reading 'futuremove'")
+    spec = _spec()
+    spec["sides"]["p1"]["pokemon"][0]["volatiles"] = {"futuremove": {}}
+    with pytest.raises(SimWorkerError) as failure:
+        worker.request("search", worlds=[{"spec": spec}], samples=1, deadline_ms=5000)
+    message = str(failure.value)
+    assert "futuremove's Residual handler on p1 Gardevoir" in message
+    assert "playing move " in message and "removeSlotCondition" in message
+    assert worker.request("ping")["ok"]
+
+
 def test_a_killed_worker_is_restarted_once(worker: SimWorker) -> None:
     old = worker.pid
     assert old is not None

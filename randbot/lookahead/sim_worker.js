@@ -116,11 +116,22 @@ function applyTransform(battle, mon, p) {
   }
 }
 
+// Volatiles a foe's move put there: their source is the foe's active. Any other's is the Pokémon
+// itself, as in Showdown's addVolatile (Imprison's and Snatch's handlers read it).
+const FOE_SOURCED = new Set(['leechseed', 'partiallytrapped', 'trapped', 'attract', 'octolock', 'syrupbomb', 'yawn', 'lockon']);
+
+// A volatile is placed, not started: what Showdown's addVolatile and the effect's onStart would
+// have left in its state is filled in here.
 function addVolatile(battle, mon, id, fields, foeActive) {
-  const extra = {...fields};
-  if (['leechseed', 'partiallytrapped', 'trapped', 'attract'].includes(id) && foeActive) {
-    extra.source = foeActive;
-    extra.sourceSlot = foeActive.getSlot();
+  const {source_move: sourceMove, ...extra} = fields;
+  const source = (FOE_SOURCED.has(id) && foeActive) || mon;
+  extra.source = source;
+  extra.sourceSlot = source.getSlot();
+  if (id === 'partiallytrapped') {
+    // the binding move (its residual and trap handlers read its id) and the residual's share
+    const move = battle.dex.moves.get(sourceMove || '');
+    extra.sourceEffect = move.exists ? move : battle.dex.conditions.get('partiallytrapped');
+    extra.boundDivisor = source.hasItem('bindingband') ? 6 : 8;
   }
   if (id === 'stall') extra.duration = extra.duration ?? 2;
   if (id === 'mustrecharge') extra.duration = extra.duration ?? 2;
@@ -160,6 +171,15 @@ function applyField(battle, f) {
 
 function buildBattle(spec) {
   const battle = new Battle({formatid: spec.format || 'gen9randombattle', seed: '1,2,3,4', send: NOOP});
+  try {
+    placeSpec(battle, spec);
+  } catch (err) {
+    throw explained(err, battle, 'building the battle');
+  }
+  return battle;
+}
+
+function placeSpec(battle, spec) {
   for (const id of ['p1', 'p2']) {
     battle.setPlayer(id, {name: id, team: spec.sides[id].pokemon.map((p, i) => toSet(p, i))});
   }
@@ -180,7 +200,28 @@ function buildBattle(spec) {
   battle.log = [];
   battle.sentLogPos = 0;
   battle.makeRequest(spec.request || 'move');
-  return battle;
+}
+
+// ---------------------------------------------------------------- errors that name their cause
+
+// The simulator's error with what it was doing: the effect and event Showdown was running (a throw
+// leaves them set: "reading 'id'" alone does not say which effect's state lacked it), our step, and
+// the frame that threw.
+function explained(err, battle, doing) {
+  const context = [];
+  const effect = battle && battle.effect;
+  if (effect && effect.id) {
+    const holder = battle.effectState && battle.effectState.target;
+    const on = holder && holder.species && holder.side ? ` on ${holder.side.id} ${holder.species.name}` : '';
+    const kind = effect.effectType ? `${effect.effectType.toLowerCase()} ` : '';
+    context.push(`in the ${kind}${effect.id}'s ${(battle.event && battle.event.id) || '?'} handler${on}`);
+  }
+  context.push(doing);
+  const frame = String((err && err.stack) || '').split('\n').find((line) => line.trim().startsWith('at '));
+  if (frame) context.push(frame.trim().replace(/\((?:.*[\\/])?([^\\/]+)\)$/, '($1)'));
+  const error = new Error(`${err && err.message ? err.message : err} (${context.join('; ')})`);
+  error.stack = err && err.stack;
+  return error;
 }
 
 // ---------------------------------------------------------------- reading a battle
@@ -446,9 +487,13 @@ function playTurn(rootJSON, ours, theirs, seed, unseen = 0, rolloutTurns = 0, pr
   const battle = Battle.fromJSON(rootJSON);
   battle.send = NOOP;
   battle.prng = prng || new PRNG(seed);
-  if (!battle.choose('p1', ours)) return {illegal: 'ours'};
-  if (!battle.choose('p2', theirs)) return {illegal: 'theirs'};
-  resolveSwitches(battle);
+  try {
+    if (!battle.choose('p1', ours)) return {illegal: 'ours'};
+    if (!battle.choose('p2', theirs)) return {illegal: 'theirs'};
+    resolveSwitches(battle);
+  } catch (err) {
+    throw explained(err, battle, `playing ${ours} against ${theirs}`);
+  }
   if (rolloutTurns > 0) {
     try {
       rollout(battle, rolloutTurns);

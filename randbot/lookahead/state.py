@@ -197,8 +197,8 @@ def _pp(mon: Pokemon) -> dict[str, int]:
 def _volatiles(mon: Pokemon, last_move: str | None, rng: random.Random) -> dict[str, dict]:
     out: dict[str, dict] = {}
     for effect, count in mon.effects.items():
-        name = to_id(effect.name.replace("_", ""))
-        name = EFFECT_IDS.get(name, name)
+        effect_id = to_id(effect.name.replace("_", ""))
+        name = EFFECT_IDS.get(effect_id, effect_id)
         if name in SKIPPED_EFFECTS or name in ANNOUNCED_ONLY or name.startswith("fallen"):
             continue
         if name == "slowstart":  # (Showdown counts it in the ability's state: _ability_state)
@@ -221,6 +221,9 @@ def _volatiles(mon: Pokemon, last_move: str | None, rng: random.Random) -> dict[
             # 5 or 6 end-of-turn countdowns drawn when it starts (hidden); without a duration the
             # rebuilt trap would hold until its source left
             fields["duration"] = max(1, rng.choice((5, 6)) - int(count))
+            if effect_id != name:
+                # the binding move (Magma Storm...): Showdown's trap handlers read it
+                fields["source_move"] = effect_id
         if name == "substitute":
             fields["hp"] = max(1, (mon.max_hp or 100) // 4)
         out[name] = fields
