@@ -89,14 +89,27 @@ def test_cli_refuses_a_config_for_nobody(tmp_path: Path) -> None:
 
 
 @pytest.mark.integration
+def _battles(out: Path) -> list[dict]:
+    events = [json.loads(line) for line in (out / "battles.jsonl").read_text().splitlines()]
+    return [e for e in events if e.get("event") == "battle"]
+
+
 def test_a_named_config_plays_and_is_recorded(tmp_path: Path) -> None:
     settings = {"defeat": False, "use_bridge": False}
     out = tmp_path / "run"
     args = ("--players", "tuned,random", "--bot-config", f"tuned={_file(tmp_path, settings)}",
             "--battles", "2", "--chunk", "1", "--servers", "1", "--concurrency", "2",
             "--seed", "3", "--out", str(out), "--json")  # fmt: skip
-    done = _evaluate(*args)
+    done = _evaluate(*args, "--decision-logs")
     assert done.returncode == 0, done.stderr[-2000:]
+    # --decision-logs: each of the configured randbot's decisions, one JSON line, per worker
+    lines = [
+        json.loads(line)
+        for path in (out / "decisions").glob("worker*.jsonl")
+        for line in path.read_text().splitlines()
+    ]
+    assert lines and all(line["battle"].startswith("battle-") and line["choice"] for line in lines)
+    assert {line["battle"] for line in lines} <= {b["tag"] for b in _battles(out)}
     document = json.loads(done.stdout)
     assert {(r["player"], r["battles"]) for r in document["results"]} == {
         ("tuned", 2),

@@ -136,6 +136,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--report", nargs="+", metavar="DIR",
                         help="play nothing: one report from these finished evaluations' logs (into --out)")  # fmt: skip
+    parser.add_argument(
+        "--decision-logs",
+        action="store_true",
+        help="keep every randbot decision's log line, in DIR/decisions/ (one file per worker)",
+    )
     parser.add_argument("--json", action="store_true", help="print the results JSON to stdout")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.set_defaults(func=run)
@@ -161,6 +166,8 @@ def _validate(args: argparse.Namespace) -> tuple[list[str], str]:
         raise RandbotError(
             "--ray starts a server with each worker wherever it runs; drop --server/--external"
         )
+    if args.ray and args.decision_logs:
+        raise RandbotError("--decision-logs writes on this machine: not with --ray")
     if args.ray:
         import_ray()  # not installed: say how to install it, before anything starts
     if args.think_ms is not None and args.think_ms < 0:
@@ -390,6 +397,7 @@ def _run(args: argparse.Namespace, players: list[str], battle_format: str) -> in
         battle_format=battle_format, servers=args.servers, concurrency=args.concurrency,
         stall_seconds=args.stall_seconds, seed=seed, server_url=args.server, worker_log_dir=out / "workers",
         bot_overrides=think_overrides(config.get("think_ms")), bot_configs=config.get("bot_configs"),
+        decision_log_dir=out / "decisions" if args.decision_logs else None,
     )  # fmt: skip
     bar = tqdm(
         total=total,

@@ -44,6 +44,7 @@ class PoolSettings:
     max_restarts: int = 5  # per slot, in a row without a finished battle in between
     bot_overrides: dict[str, Any] | None = None  # settings for every randbot player (--think-ms)
     bot_configs: dict[str, dict[str, Any]] | None = None  # named randbot players (--bot-config)
+    decision_log_dir: Path | None = None  # each worker's randbot decisions, one JSON line each
 
     @property
     def silence_limit(self) -> float:
@@ -101,6 +102,10 @@ class WorkerSlot:
         self.server_pid = None
         self.last_event = time.monotonic()
         command = [sys.executable, *worker_command(self.settings)]
+        if self.settings.decision_log_dir is not None:
+            self.settings.decision_log_dir.mkdir(parents=True, exist_ok=True)
+            name = f"worker{self.index}-{self.generation}.jsonl"
+            command += ["--decision-log", str(self.settings.decision_log_dir / name)]
         stderr: Any = subprocess.DEVNULL
         if self.settings.worker_log_dir is not None:
             self.settings.worker_log_dir.mkdir(parents=True, exist_ok=True)

@@ -30,6 +30,7 @@ from typing import IO, Any
 
 from poke_env.concurrency import POKE_LOOP
 
+from randbot.bot.options import open_decision_log
 from randbot.evaluate.botconfigs import bot_config_for, player_class_for
 from randbot.evaluate.external import OutsideBot, as_opponent
 from randbot.harness import run_match
@@ -188,6 +189,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--battle-seed", help="seed our own server's teams (per job, see above)")
     parser.add_argument("--bot-overrides", help="JSON settings for every randbot player")
     parser.add_argument("--bot-configs", help="JSON {name: settings} of configured randbot players")
+    parser.add_argument(
+        "--decision-log", help="append randbot's decisions here, one JSON line each"
+    )
     args = parser.parse_args(argv)
 
     # stdout is the protocol channel: keep a private handle on it, and send anything else
@@ -197,6 +201,7 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(
         level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
+    open_decision_log(args.decision_log)
 
     stopping = threading.Event()
     with contextlib.ExitStack() as stack:
