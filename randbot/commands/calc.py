@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from randbot.errors import RandbotError
+from randbot.formats import GENERATIONS, generation_of
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +61,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--format", default="gen9randombattle", help="format for default builds (and the gen)"
     )
+    parser.add_argument(
+        "--gen", type=int, metavar="N", help="generation 1-9 of the calc (default: the format's)"
+    )
     parser.add_argument("--no-setdb", action="store_true", help="do not use the set database")
     parser.add_argument("--json", action="store_true", help="one JSON document on stdout")
     parser.set_defaults(func=run)
@@ -68,7 +72,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from damagecalc_bridge import DamageCalc
 
-    gen = _gen_of(args.format)
+    gen = args.gen if args.gen is not None else generation_of(args.format)
+    if gen not in GENERATIONS:
+        raise RandbotError(f"--gen must be one of 1-9, not {gen}")
     attacker, attacker_source = _pokemon(args, "", args.attacker)
     defender, defender_source = _pokemon(args, "def_", args.defender)
     move: Any = args.move
@@ -110,13 +116,6 @@ def _ko_text(result: Any) -> str:
     if result.ko_chance >= 1:
         return f"guaranteed in {result.ko_hits} hit(s)"
     return f"{100 * result.ko_chance:.1f}% chance in {result.ko_hits} hit(s)"
-
-
-def _gen_of(format_id: str) -> int:
-    match = re.match(r"gen(\d)", format_id)
-    if not match:
-        raise RandbotError(f"cannot tell the generation of format {format_id!r}")
-    return int(match.group(1))
 
 
 def _pokemon(args: argparse.Namespace, prefix: str, species: str) -> tuple[dict, str]:
