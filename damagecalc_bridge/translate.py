@@ -222,7 +222,8 @@ class Translator:
                 known = (name, note)
             self._species_memo[value] = known
         if known[0] is None:
-            raise CalcError(f"{field}: {known[1] or 'unknown species'} {value!r}", field, value)
+            reason = known[1] or "unknown species"
+            raise CalcError(f"{field}: {reason} {value!r} in gen {self.gen}", field, value)
         return known[0]
 
     def tera_forme(self, species: str) -> tuple[str, str] | None:

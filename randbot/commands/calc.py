@@ -59,7 +59,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     field.add_argument("--crit", action="store_true", help="a critical hit")
     field.add_argument("--hits", type=int, metavar="N", help="hits of a multi-hit move")
     parser.add_argument(
-        "--format", default="gen9randombattle", help="format for default builds (and the gen)"
+        "--format",
+        help="format for default builds and the generation (default: genNrandombattle with "
+        "--gen N, else gen9randombattle)",
     )
     parser.add_argument(
         "--gen", type=int, metavar="N", help="generation 1-9 of the calc (default: the format's)"
@@ -72,9 +74,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from damagecalc_bridge import DamageCalc
 
-    gen = args.gen if args.gen is not None else generation_of(args.format)
-    if gen not in GENERATIONS:
-        raise RandbotError(f"--gen must be one of 1-9, not {gen}")
+    gen = _generation(args)
     attacker, attacker_source = _pokemon(args, "", args.attacker)
     defender, defender_source = _pokemon(args, "def_", args.defender)
     move: Any = args.move
@@ -106,6 +106,18 @@ def run(args: argparse.Namespace) -> int:
     print(f"KO: {_ko_text(result)}")
     print(f"builds: attacker {attacker_source}; defender {defender_source}")
     return 0
+
+
+def _generation(args: argparse.Namespace) -> int:
+    """The calc's generation from --gen and --format; fills in the format --gen implies."""
+    if args.gen is not None and args.gen not in GENERATIONS:
+        raise RandbotError(f"--gen must be one of 1-9, not {args.gen}")
+    if args.format is None:
+        args.format = f"gen{args.gen or 9}randombattle"
+    gen = generation_of(args.format)
+    if args.gen is not None and args.gen != gen:
+        raise RandbotError(f"--gen {args.gen} contradicts --format {args.format} (gen {gen})")
+    return gen
 
 
 def _ko_text(result: Any) -> str:
@@ -199,9 +211,13 @@ def _random_battle_level(format_id: str, species: str) -> int | None:
     from randbot.nodejs import node_modules_dir
 
     try:
-        path = (
-            Path(node_modules_dir()) / "pokemon-showdown/data/random-battles" / match.group(1)
-        ) / "sets.json"
+        folder = Path(node_modules_dir()) / "pokemon-showdown/data/random-battles" / match.group(1)
+        # gen 1 keeps its levels in data.json, the others in sets.json
+        path = next(
+            (folder / n for n in ("sets.json", "data.json") if (folder / n).is_file()), None
+        )
+        if path is None:
+            return None
         data = json.loads(path.read_text())
     except (OSError, ValueError, SetupError):
         return None
