@@ -268,8 +268,10 @@ class Translator:
         for key, low, high, default in (("evs", 0, 255, self._default_ev), ("ivs", 0, 31, 31)):
             table = values.get(key)
             if table:
-                if self.gen < FIRST_GEN_WITH_ABILITIES:
-                    table = _one_special_stat(table, f"{role}.{key}", key == "ivs")
+                if self.gen < FIRST_GEN_WITH_ABILITIES and isinstance(table, Mapping):
+                    table = _one_special_stat(table, f"{role}.{key}")
+                    if key == "ivs":
+                        _check_hp_dv(table, f"{role}.ivs")
                 stats = _stat_table(table, STATS, low, high, f"{role}.{key}", default)
                 if stats:
                     spec[key] = stats
@@ -411,19 +413,20 @@ class Translator:
         for key, value in field.items():
             if key == "weather":
                 if value:
-                    weather = _lookup(WEATHERS, value, "field.weather")
-                    spec["weather"] = self._in_gen("weather", weather, "field.weather", value)
+                    spec["weather"] = _lookup(WEATHERS, value, "field.weather")
+                    self._check_in_gen("weather", spec["weather"], "field.weather", value)
             elif key == "terrain":
                 if value:
-                    terrain = _lookup(TERRAINS, value, "field.terrain")
-                    spec["terrain"] = self._in_gen("terrain", terrain, "field.terrain", value)
+                    spec["terrain"] = _lookup(TERRAINS, value, "field.terrain")
+                    self._check_in_gen("terrain", spec["terrain"], "field.terrain", value)
             elif key in ("attackerSide", "defenderSide", "attacker_side", "defender_side"):
                 side = self._side(value, f"field.{key}")
                 if side:
                     spec["defenderSide" if key.startswith("defender") else "attackerSide"] = side
             elif key in self._field_keys:
                 if value:
-                    spec[key] = self._in_gen("field", key, f"field.{key}", value)
+                    self._check_in_gen("field", key, f"field.{key}", value)
+                    spec[key] = value
             else:
                 raise CalcError(f"field: unknown key {key!r}", f"field.{key}", value)
         # fixed key order, so equal fields give equal JSON
@@ -440,15 +443,14 @@ class Translator:
             if calc_key is None:
                 raise CalcError(f"{field}: unknown side condition {key!r}", f"{field}.{key}", value)
             if value:
-                self._in_gen("side", calc_key, f"{field}.{key}", value)
+                self._check_in_gen("side", calc_key, f"{field}.{key}", value)
                 spec[calc_key] = value
         return {key: spec[key] for key in sorted(spec)}
 
-    def _in_gen(self, kind: str, name: str, field: str, value: Any) -> Any:
-        """`value` (or the calc's name for it); CalcError if this generation lacks `name`."""
+    def _check_in_gen(self, kind: str, name: str, field: str, value: Any) -> None:
+        """CalcError if this generation lacks the weather, terrain or field/side key `name`."""
         if name in self._absent[kind]:
             raise CalcError(f"{field}: {name} does not exist in gen {self.gen}", field, value)
-        return value if kind in ("field", "side") else name
 
 
 _MON_KEYS = {
@@ -474,29 +476,33 @@ _MON_KEYS = {
 }
 
 
-def _one_special_stat(table: object, field: str, ivs: bool) -> object:
+def _one_special_stat(table: Mapping[str, Any], field: str) -> dict[str, Any]:
     """Gens 1-2 have one Special DV and stat experience for spa and spd (the calc demands they
-    match): one given alone stands for both, two that differ are an error. The HP DV follows
-    from the others' DVs (the calc computes it): a different HP IV would be silently replaced."""
-    if not isinstance(table, Mapping):
-        return table  # _stat_table names the problem
+    match): one given alone stands for both, two that differ are an error."""
     stats = dict(table)
     spa, spd = stats.get("spa"), stats.get("spd")
     if spa is not None and spd is not None and spa != spd:
         raise CalcError(f"{field}: spa and spd are one Special stat before gen 3", field, table)
     if (spa is None) != (spd is None):
         stats["spa"] = stats["spd"] = spa if spa is not None else spd
-    hp = stats.get("hp")
-    if ivs and hp is not None and all(isinstance(stats.get(s, 31), int) for s in STATS):
-        dv = {stat: stats.get(stat, 31) // 2 for stat in ("atk", "def", "spe", "spa")}
-        hp_dv = (dv["atk"] % 2) * 8 + (dv["def"] % 2) * 4 + (dv["spe"] % 2) * 2 + dv["spa"] % 2
-        if isinstance(hp, int) and hp // 2 != hp_dv:
-            raise CalcError(
-                f"{field}.hp: the HP DV follows from the others before gen 3 (IV {2 * hp_dv})",
-                f"{field}.hp",
-                hp,
-            )
     return stats
+
+
+def _check_hp_dv(ivs: Mapping[str, Any], field: str) -> None:
+    """Gens 1-2: the HP DV follows from the others' lowest bits (the calc computes it), so an HP
+    IV that disagrees would be silently replaced. Non-integers are left to _stat_table."""
+    hp = ivs.get("hp")
+    values = [ivs.get(stat, 31) for stat in ("hp", "atk", "def", "spe", "spa")]
+    if hp is None or not all(type(value) is int for value in values):
+        return
+    dv = {stat: ivs.get(stat, 31) // 2 for stat in ("atk", "def", "spe", "spa")}
+    hp_dv = (dv["atk"] % 2) * 8 + (dv["def"] % 2) * 4 + (dv["spe"] % 2) * 2 + dv["spa"] % 2
+    if hp // 2 != hp_dv:
+        raise CalcError(
+            f"{field}.hp: the HP DV follows from the others before gen 3 (IV {2 * hp_dv})",
+            f"{field}.hp",
+            hp,
+        )
 
 
 def _lookup(table: Mapping[str, str], value: object, field: str) -> str:
