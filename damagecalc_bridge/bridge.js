@@ -449,6 +449,43 @@ function table(iterable) {
   return out;
 }
 
+// The move or ability that brings each weather, terrain and field or side condition about, where
+// it is not the condition's own name ("isGravity" -> gravity, "isFriendGuard" -> friendguard).
+const WEATHER_SOURCES = {
+  Sun: 'sunnyday', Rain: 'raindance', Sand: 'sandstorm', Hail: 'hail', Snow: 'snowscape',
+  'Harsh Sunshine': 'desolateland', 'Heavy Rain': 'primordialsea', 'Strong Winds': 'deltastream',
+};
+const TERRAIN_SOURCES = {
+  Electric: 'electricterrain', Grassy: 'grassyterrain', Psychic: 'psychicterrain',
+  Misty: 'mistyterrain',
+};
+const KEY_SOURCES = {
+  isSR: 'stealthrock', isSeeded: 'leechseed', isNightmared: 'nightmare', isProtected: 'protect',
+  isSaltCured: 'saltcure',
+  steelsurge: 'gmaxsteelsurge', vinelash: 'gmaxvinelash', wildfire: 'gmaxwildfire',
+  cannonade: 'gmaxcannonade', volcalith: 'gmaxvolcalith',
+};
+
+function sourceIn(g, id) {
+  return !!(g.moves.get(id) || g.abilities.get(id));
+}
+
+// What the calc would apply although this generation lacks it (it does not check): each weather,
+// terrain and field or side key whose source move or ability exists in some generation but not
+// in this one (Stealth Rock before gen 4, terrains before gen 6, Snow before gen 9...).
+function absentFromGen() {
+  const all = [1, 2, 3, 4, 5, 6, 7, 8, 9].map(n => calc.Generations.get(n));
+  const absent = source => all.some(g => sourceIn(g, source)) && !sourceIn(gen, source);
+  const keySource = key => KEY_SOURCES[key] || calc.toID(key.replace(/^is/, ''));
+  const missing = (names, sourceOf) => names.filter(name => absent(sourceOf(name)));
+  return {
+    weather: missing(Object.keys(WEATHER_SOURCES), name => WEATHER_SOURCES[name]),
+    terrain: missing(Object.keys(TERRAIN_SOURCES), name => TERRAIN_SOURCES[name]),
+    field: missing(Object.keys(new calc.Field()), keySource),
+    side: missing(Object.keys(new calc.Side()), keySource),
+  };
+}
+
 function opNames() {
   return {
     gen: GEN_NUM,
@@ -457,9 +494,12 @@ function opNames() {
     items: table(gen.items),
     abilities: table(gen.abilities),
     natures: table(gen.natures),
+    // natures that change no stat: the only ones that mean nothing lost before gen 3
+    neutralNatures: [...gen.natures].filter(n => n.plus === n.minus).map(n => n.name),
     types: table(gen.types),
     fieldKeys: Object.keys(new calc.Field()),
     sideKeys: Object.keys(new calc.Side()),
+    absent: absentFromGen(),
   };
 }
 

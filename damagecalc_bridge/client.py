@@ -30,6 +30,8 @@ log = logging.getLogger(__name__)
 _SORTED = orjson.OPT_SORT_KEYS
 KO_FLAG = 1
 DESC_FLAG = 2
+GEN_SHIFT = 2  # a cache key's last element: the flags, and the generation above them
+GENERATIONS = range(1, 10)
 SMALL_REQUEST = 4  # calcs in a request worth polling for (about 40-150 us of Node time each)
 CHUNK = 32  # while a CPU is spare, larger batches stream to Node in chunks of this many calcs
 DEPTH = 3  # chunks in flight at once (their answers stay far below a pipe's 64 kB)
@@ -203,6 +205,12 @@ class DamageCalc:
     ...     r = calc.damage({"species": "Great Tusk", "level": 77}, {"species": "Gholdengo"},
     ...                     "Headlong Rush")
     ...     r.rolls, r.min_percent, r.max_percent, r.ko_chance, r.ko_hits
+
+    `gen` (1-9) is `Generations.get(gen)` in the calc: names are checked against that
+    generation's tables, and what it lacks (terastallization before 9, Dynamax outside 8,
+    Z-moves outside 7, abilities and natures before 3, items in 1, later weathers, terrains and
+    side conditions) raises `CalcError` naming the field. Gen 8 Pokémon take `isDynamaxed` (and
+    the set's `dynamaxLevel`), gen 8 moves `{"useMax": True}`, gen 7 moves `{"useZ": True}`.
     """
 
     def __init__(
@@ -220,7 +228,12 @@ class DamageCalc:
         node_poll_us: float = 500.0,
         lean: bool = True,
     ) -> None:
+        if isinstance(gen, bool) or not isinstance(gen, int) or gen not in GENERATIONS:
+            raise CalcError(f"gen: expected a generation 1-9, got {gen!r}", "gen", gen)
         self.gen = gen
+        # Every cache key carries the generation (with the ko/describe flags), so a result can
+        # never answer for another generation's calc, even if keys were ever shared.
+        self._key_gen = gen << GEN_SHIFT
         self.cache_size = cache_size
         self.timeout = timeout
         self.per_calc_timeout = per_calc_timeout
@@ -482,7 +495,7 @@ class DamageCalc:
                 self._mon_handle(defender, "defender", None),
                 self._move_handle(move),
                 self._field_handle(field),
-                (KO_FLAG if ko else 0) | (DESC_FLAG if describe else 0),
+                (KO_FLAG if ko else 0) | (DESC_FLAG if describe else 0) | self._key_gen,
             )
             result = self._cache.get(key)
             if result is not None:
@@ -507,7 +520,7 @@ class DamageCalc:
         percentages are needed; results then have `ko_chance` None.
         """
         batch = requests if isinstance(requests, list | tuple) else list(requests)
-        flags = (KO_FLAG if ko else 0) | (DESC_FLAG if describe else 0)
+        flags = (KO_FLAG if ko else 0) | (DESC_FLAG if describe else 0) | self._key_gen
         with self._lock:
             if self._translator is None:
                 self.start()
@@ -779,7 +792,12 @@ class DamageCalc:
             self._stats_cache.clear()
 
     def cache_info(self) -> dict[str, int]:
-        return {"size": len(self._cache), "hits": self.hits, "misses": self.misses}
+        return {"size": len(self._cache), "hits": self.hits, "misses": self.misses, "gen": self.gen}
+
+    @staticmethod
+    def key_gen(key: tuple) -> int:
+        """The generation a cache key (an element of the result cache) was computed in."""
+        return key[-1] >> GEN_SHIFT
 
     def node_cpu_seconds(self) -> float:
         """CPU time the Node process has used so far (for load-independent benchmarks)."""

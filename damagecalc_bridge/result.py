@@ -9,10 +9,11 @@ from typing import Any
 class DamageResult(tuple):
     """The calc's answer for one (attacker, defender, move, field).
 
-    `damage` is the calc's raw damage: 16 rolls, 16 rolls per hit for multi-hit moves, or one
-    number for fixed damage. It is shared through the cache: read it, never mutate it. `rolls`
-    is a fresh list of 16 values (per-hit rolls summed roll by roll for multi-hit moves, so its
-    min and max are the calc's range); all zeros when immune.
+    `damage` is the calc's raw damage: 16 rolls (39 in gens 1-2), as many per hit for multi-hit
+    moves, or one number for fixed damage. It is shared through the cache: read it, never mutate
+    it. `rolls` is a fresh list of the rolls (per-hit rolls summed roll by roll for multi-hit
+    moves, so its min and max are the calc's range; a fixed or zero damage 16 times); all zeros
+    when immune.
 
     A tuple underneath (damage, max_hp, cur_hp, ko_chance, ko_hits[, description]): the bridge's
     answer rows become results in one C call, which matters at thousands per decision.

@@ -110,6 +110,15 @@ MOVE_OPTIONS = (
     "overrides",
 )
 
+# Move options that exist in one generation only: Z-moves in gen 7, Max Moves in gen 8 (the calc
+# would compute them in any generation).
+MOVE_OPTION_GENS = {"useZ": 7, "useMax": 8}
+DYNAMAX_GEN = 8
+TERA_GEN = 9
+FIRST_GEN_WITH_ABILITIES = 3  # and natures; gens 1-2 have DVs and stat experience instead
+# What Showdown's generators write for "no ability" in gens 1-2.
+NO_ABILITY = {"noability", "none", ""}
+
 _ids: dict[str, str] = {}
 
 
@@ -155,6 +164,15 @@ class Translator:
                 self._side_keys[to_id(key[2:])] = key
         for alias, key in SIDE_ALIASES.items():
             self._side_keys[alias] = key
+        # natures that change no stat (accepted and dropped before gen 3, where natures do not exist)
+        self._neutral_natures = set(names.get("neutralNatures", ()))
+        # weathers, terrains and field/side keys the calc knows but this generation lacks
+        absent = names.get("absent", {})
+        self._absent: dict[str, set[str]] = {
+            kind: set(absent.get(kind, ())) for kind in ("weather", "terrain", "field", "side")
+        }
+        # Gens 1-2: the calc's default stat experience is the maximum (EV 252), not 0.
+        self._default_ev = 252 if self.gen < FIRST_GEN_WITH_ABILITIES else 0
         self._resolve = resolve
         self._memo: dict[str, dict[object, str]] = {kind: {} for kind in self._tables}
         self._species_memo: dict[object, tuple[str | None, str | None]] = {}
@@ -178,8 +196,16 @@ class Translator:
             value_text = value
         found = self._tables[kind].get(to_id(value_text))
         if found is None:
-            singular = kind[:-1] if kind != "species" else kind
-            raise CalcError(f"{field}: unknown {singular} {value_text!r}", field=field, value=value)
+            if not self._tables[kind]:  # no items in gen 1, no abilities in gens 1-2
+                raise CalcError(
+                    f"{field}: there are no {kind} in gen {self.gen}", field=field, value=value
+                )
+            singular = {"species": "species", "abilities": "ability"}.get(kind, kind[:-1])
+            raise CalcError(
+                f"{field}: unknown {singular} {value_text!r} in gen {self.gen}",
+                field=field,
+                value=value,
+            )
         memo[value] = found
         return found
 
@@ -196,7 +222,8 @@ class Translator:
                 known = (name, note)
             self._species_memo[value] = known
         if known[0] is None:
-            raise CalcError(f"{field}: {known[1] or 'unknown species'} {value!r}", field, value)
+            reason = known[1] or "unknown species"
+            raise CalcError(f"{field}: {reason} {value!r} in gen {self.gen}", field, value)
         return known[0]
 
     def tera_forme(self, species: str) -> tuple[str, str] | None:
@@ -231,18 +258,20 @@ class Translator:
         level = values.get("level")
         if level is not None:
             spec["level"] = _int_in(level, 1, 100, f"{role}.level")
-        ability = values.get("ability")
-        ability = self.name("abilities", ability, f"{role}.ability") if ability else None
+        ability = self._ability(values.get("ability"), f"{role}.ability")
         item = values.get("item")
         if item:
             spec["item"] = self.name("items", item, f"{role}.item")
-        nature = values.get("nature")
+        nature = self._nature(values.get("nature"), f"{role}.nature")
         if nature:
-            spec["nature"] = self.name("natures", nature, f"{role}.nature")
-        for key, low, high in (("evs", 0, 255), ("ivs", 0, 31)):
+            spec["nature"] = nature
+        for key, low, high, default in (("evs", 0, 255, self._default_ev), ("ivs", 0, 31, 31)):
             table = values.get(key)
             if table:
-                default = 0 if key == "evs" else 31
+                if self.gen < FIRST_GEN_WITH_ABILITIES and isinstance(table, Mapping):
+                    table = _one_special_stat(table, f"{role}.{key}")
+                    if key == "ivs":
+                        _check_hp_dv(table, f"{role}.ivs")
                 stats = _stat_table(table, STATS, low, high, f"{role}.{key}", default)
                 if stats:
                     spec[key] = stats
@@ -264,8 +293,15 @@ class Translator:
         if values.get("hpPercent") is not None:
             spec["hpPercent"] = _number_in(values["hpPercent"], 0, 100, f"{role}.hpPercent")
         tera = values.get("teraType")
-        tera_type = self.name("types", tera, f"{role}.teraType") if tera else None
         terastallized = values.get("terastallized")
+        if (tera or terastallized) and self.gen < TERA_GEN:
+            key = "teraType" if tera else "terastallized"
+            raise CalcError(
+                f"{role}.{key}: there is no terastallization in gen {self.gen}",
+                f"{role}.{key}",
+                tera or terastallized,
+            )
+        tera_type = self.name("types", tera, f"{role}.teraType") if tera else None
         if terastallized:
             # To the calc a teraType means "already terastallized": only then is it passed.
             if tera_type is None:
@@ -301,6 +337,39 @@ class Translator:
         for key in ("toxicCounter", "alliesFainted"):
             if values.get(key):
                 spec[key] = _int_in(values[key], 0, 100, f"{role}.{key}")
+        if values.get("isDynamaxed"):
+            spec.update(self._dynamax(data, role))
+        return spec
+
+    def _ability(self, value: object, field: str) -> str | None:
+        if not value:
+            return None
+        if self.gen < FIRST_GEN_WITH_ABILITIES and to_id(_enum_text(value)) in NO_ABILITY:
+            return None  # Showdown's gen 1-2 sets say "No Ability"
+        return self.name("abilities", value, field)
+
+    def _nature(self, value: object, field: str) -> str | None:
+        if not value:
+            return None
+        nature = self.name("natures", value, field)
+        if self.gen >= FIRST_GEN_WITH_ABILITIES:
+            return nature
+        if nature in self._neutral_natures:
+            return None  # changes nothing, as no nature at all
+        raise CalcError(f"{field}: there are no natures in gen {self.gen}", field, value)
+
+    def _dynamax(self, data: Mapping[str, Any], role: str) -> dict[str, Any]:
+        """isDynamaxed (and the set's dynamaxLevel, 10 unless given): gen 8 only."""
+        if self.gen != DYNAMAX_GEN:
+            raise CalcError(
+                f"{role}.isDynamaxed: there is no Dynamax in gen {self.gen}",
+                f"{role}.isDynamaxed",
+                data.get("isDynamaxed"),
+            )
+        spec: dict[str, Any] = {"isDynamaxed": True}
+        level = data.get("dynamaxLevel")
+        if level is not None:
+            spec["dynamaxLevel"] = _int_in(level, 0, 10, f"{role}.dynamaxLevel")
         return spec
 
     # -- moves and fields ------------------------------------------------------------------------
@@ -319,6 +388,13 @@ class Translator:
                     continue
                 if key not in MOVE_OPTIONS:
                     raise CalcError(f"move: unknown option {key!r}", f"move.{key}", value)
+                only_in = MOVE_OPTION_GENS.get(key)
+                if value and only_in is not None and only_in != self.gen:
+                    raise CalcError(
+                        f"move.{key}: only in gen {only_in}, not gen {self.gen}",
+                        f"move.{key}",
+                        value,
+                    )
                 if value not in (None, False, 0):
                     spec[key] = value
             return spec
@@ -338,15 +414,18 @@ class Translator:
             if key == "weather":
                 if value:
                     spec["weather"] = _lookup(WEATHERS, value, "field.weather")
+                    self._check_in_gen("weather", spec["weather"], "field.weather", value)
             elif key == "terrain":
                 if value:
                     spec["terrain"] = _lookup(TERRAINS, value, "field.terrain")
+                    self._check_in_gen("terrain", spec["terrain"], "field.terrain", value)
             elif key in ("attackerSide", "defenderSide", "attacker_side", "defender_side"):
                 side = self._side(value, f"field.{key}")
                 if side:
                     spec["defenderSide" if key.startswith("defender") else "attackerSide"] = side
             elif key in self._field_keys:
                 if value:
+                    self._check_in_gen("field", key, f"field.{key}", value)
                     spec[key] = value
             else:
                 raise CalcError(f"field: unknown key {key!r}", f"field.{key}", value)
@@ -364,8 +443,14 @@ class Translator:
             if calc_key is None:
                 raise CalcError(f"{field}: unknown side condition {key!r}", f"{field}.{key}", value)
             if value:
+                self._check_in_gen("side", calc_key, f"{field}.{key}", value)
                 spec[calc_key] = value
         return {key: spec[key] for key in sorted(spec)}
+
+    def _check_in_gen(self, kind: str, name: str, field: str, value: Any) -> None:
+        """CalcError if this generation lacks the weather, terrain or field/side key `name`."""
+        if name in self._absent[kind]:
+            raise CalcError(f"{field}: {name} does not exist in gen {self.gen}", field, value)
 
 
 _MON_KEYS = {
@@ -387,7 +472,37 @@ _MON_KEYS = {
     "gender",
     "toxicCounter",
     "alliesFainted",
+    "isDynamaxed",
 }
+
+
+def _one_special_stat(table: Mapping[str, Any], field: str) -> dict[str, Any]:
+    """Gens 1-2 have one Special DV and stat experience for spa and spd (the calc demands they
+    match): one given alone stands for both, two that differ are an error."""
+    stats = dict(table)
+    spa, spd = stats.get("spa"), stats.get("spd")
+    if spa is not None and spd is not None and spa != spd:
+        raise CalcError(f"{field}: spa and spd are one Special stat before gen 3", field, table)
+    if (spa is None) != (spd is None):
+        stats["spa"] = stats["spd"] = spa if spa is not None else spd
+    return stats
+
+
+def _check_hp_dv(ivs: Mapping[str, Any], field: str) -> None:
+    """Gens 1-2: the HP DV follows from the others' lowest bits (the calc computes it), so an HP
+    IV that disagrees would be silently replaced. Non-integers are left to _stat_table."""
+    hp = ivs.get("hp")
+    values = [ivs.get(stat, 31) for stat in ("hp", "atk", "def", "spe", "spa")]
+    if hp is None or not all(type(value) is int for value in values):
+        return
+    dv = {stat: ivs.get(stat, 31) // 2 for stat in ("atk", "def", "spe", "spa")}
+    hp_dv = (dv["atk"] % 2) * 8 + (dv["def"] % 2) * 4 + (dv["spe"] % 2) * 2 + dv["spa"] % 2
+    if hp // 2 != hp_dv:
+        raise CalcError(
+            f"{field}.hp: the HP DV follows from the others before gen 3 (IV {2 * hp_dv})",
+            f"{field}.hp",
+            hp,
+        )
 
 
 def _lookup(table: Mapping[str, str], value: object, field: str) -> str:

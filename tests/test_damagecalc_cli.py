@@ -78,3 +78,31 @@ def test_calc_bad_input_is_one_line(argv: list[str], message: str, capsys) -> No
     err = capsys.readouterr().err
     assert code == 2
     assert message in err and len(err.strip().splitlines()) == 1
+
+
+def test_calc_in_another_generation(capsys: pytest.CaptureFixture) -> None:
+    code = main(["calc", "Tauros", "Chansey", "Body Slam", "--gen", "1", "--json", "--no-setdb"])
+    document = json.loads(capsys.readouterr().out)
+    assert code == 0
+    assert len(document["rolls"]) == 39  # gen 1 rolls 217..255
+    assert document["attacker"]["level"] > 0  # from gen 1's random-battle data
+    code = main(["calc", "Garchomp", "Heatran", "Earthquake", "--format", "gen4randombattle"])
+    assert code == 0 and "Garchomp Earthquake vs." in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--gen", "12"], "--gen must be one of 1-9"),
+        (["--gen", "4", "--format", "gen9randombattle"], "contradicts"),
+        (["--format", "randombattle"], "cannot tell the generation"),
+        (["--gen", "3"], "unknown species"),  # Garchomp came in gen 4
+    ],
+)
+def test_calc_generation_errors_are_one_line(
+    capsys: pytest.CaptureFixture, args: list[str], message: str
+) -> None:
+    code = main(["calc", "Garchomp", "Heatran", "Earthquake", "--no-setdb", *args])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert message in err and len(err.strip().splitlines()) == 1

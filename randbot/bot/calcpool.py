@@ -1,4 +1,5 @@
-"""One damage-calc bridge per process, shared by every RandBot in it (a Node process is not free)."""
+"""One damage-calc bridge per generation and process, shared by every RandBot in it (a Node process
+is not free)."""
 
 from __future__ import annotations
 
@@ -10,34 +11,36 @@ from typing import Any
 log = logging.getLogger("randbot.bot.calc")
 
 _lock = threading.Lock()
-_calc: Any | None = None
-_failed = False
+_calcs: dict[int, Any] = {}  # generation -> its started DamageCalc
+_failed: set[int] = set()  # generations whose bridge could not start
+_registered = False
 
 
-def shared_calc() -> Any | None:
-    """The process's DamageCalc, started on first use; None when the bridge cannot start."""
-    global _calc, _failed
+def shared_calc(gen: int = 9) -> Any | None:
+    """The process's DamageCalc for `gen`, started on first use; None when the bridge cannot start."""
+    global _registered
     with _lock:
-        if _calc is not None or _failed:
-            return _calc
+        if gen in _calcs or gen in _failed:
+            return _calcs.get(gen)
         try:
             from damagecalc_bridge import DamageCalc
 
-            calc = DamageCalc(gen=9)
+            calc = DamageCalc(gen=gen)
             enter = getattr(calc, "__enter__", None)
-            _calc = enter() if enter else calc
-            atexit.register(_close)
+            _calcs[gen] = enter() if enter else calc
+            if not _registered:
+                atexit.register(_close)
+                _registered = True
         except Exception as exc:  # noqa: BLE001 - no bridge means the Python estimate
-            _failed = True
+            _failed.add(gen)
             log.warning("damage-calc bridge unavailable (%s); using the Python estimate", exc)
-        return _calc
+        return _calcs.get(gen)
 
 
 def _close() -> None:
-    global _calc
-    if _calc is not None:
+    while _calcs:
+        _gen, calc = _calcs.popitem()
         try:
-            _calc.__exit__(None, None, None)
+            calc.__exit__(None, None, None)
         except Exception:  # noqa: BLE001
             pass
-        _calc = None

@@ -1,6 +1,9 @@
 """What the planner needs to know about a move, read once from poke-env's move data.
 
 Everything here is derived from Showdown's move entries (via poke-env's GenData); no game data is typed in.
+Each function takes the generation (default 9): poke-env keeps one copy of Showdown's data per
+generation (moves with their base powers and types then, the type chart, species' types), equal
+to Showdown's `Dex.forGen(n)` except for one rule Showdown applies when it loads gens 1-3, below.
 """
 
 from __future__ import annotations
@@ -11,6 +14,14 @@ from functools import cache
 from poke_env.data import GenData
 
 GEN = 9
+# Before gen 4 a damaging move is physical or special by its type, not by the move: Showdown sets
+# this when it loads gens 1-3 (data/mods/gen3/scripts.js), so poke-env's per-generation move data,
+# copied from the data files, still has the later categories (tests/test_bot_movefacts_gens.py
+# checks every move against Showdown's own Dex).
+FIRST_GEN_WITH_MOVE_CATEGORIES = 4
+SPECIAL_TYPES_BEFORE_GEN_4 = frozenset(
+    {"Fire", "Water", "Grass", "Ice", "Electric", "Psychic", "Dragon", "Dark"}
+)
 
 _HAZARDS = {"stealthrock", "spikes", "toxicspikes", "stickyweb"}
 _SCREENS = {"reflect", "lightscreen", "auroraveil"}
@@ -82,10 +93,18 @@ def _pairs(d: dict | None) -> tuple[tuple[str, int], ...]:
     return tuple(sorted((d or {}).items()))
 
 
+def _category(entry: dict, gen: int) -> str:
+    category = entry.get("category", "Status")
+    if gen >= FIRST_GEN_WITH_MOVE_CATEGORIES or category == "Status":
+        return category
+    return "Special" if entry.get("type") in SPECIAL_TYPES_BEFORE_GEN_4 else "Physical"
+
+
 @cache
-def move_facts(move_id: str) -> MoveFacts | None:
-    """Facts about a move by id; None for ids poke-env does not know (never raises)."""
-    entry = GenData.from_gen(GEN).moves.get(move_id)
+def move_facts(move_id: str, gen: int = GEN) -> MoveFacts | None:
+    """Facts about a move by id in generation `gen`; None for ids poke-env does not know there
+    (never raises)."""
+    entry = GenData.from_gen(gen).moves.get(move_id)
     if entry is None:
         return None
     accuracy = entry.get("accuracy", True)
@@ -104,7 +123,7 @@ def move_facts(move_id: str) -> MoveFacts | None:
     recoil = entry.get("recoil")
     drain = entry.get("drain")
     heal = entry.get("heal")
-    category = entry.get("category", "Status")
+    category = _category(entry, gen)
     self_boosts = (
         entry.get("self", {}).get("boosts") if isinstance(entry.get("self"), dict) else None
     )
@@ -151,13 +170,14 @@ def move_facts(move_id: str) -> MoveFacts | None:
 
 
 @cache
-def type_chart() -> dict[str, dict[str, float]]:
-    return GenData.from_gen(GEN).type_chart
+def type_chart(gen: int = GEN) -> dict[str, dict[str, float]]:
+    """chart[defending][attacking] in generation `gen` (Ghost on Psychic is 0 in gen 1...)."""
+    return GenData.from_gen(gen).type_chart
 
 
-def effectiveness(move_type: str, defender_types: tuple[str, ...]) -> float:
+def effectiveness(move_type: str, defender_types: tuple[str, ...], gen: int = GEN) -> float:
     """Type multiplier of an attacking type on a defender's types (chart[defending][attacking])."""
-    chart = type_chart()
+    chart = type_chart(gen)
     mult = 1.0
     for t in defender_types:
         row = chart.get(t)
@@ -167,5 +187,6 @@ def effectiveness(move_type: str, defender_types: tuple[str, ...]) -> float:
 
 
 @cache
-def species_entry(species_id: str) -> dict:
-    return GenData.from_gen(GEN).pokedex.get(species_id, {})
+def species_entry(species_id: str, gen: int = GEN) -> dict:
+    """The species' entry in generation `gen` (its types then: Magnemite is not Steel in gen 1)."""
+    return GenData.from_gen(gen).pokedex.get(species_id, {})

@@ -29,6 +29,7 @@ from randbot.bot.policy import decide, warm_up
 from randbot.bot.toxicclock import ToxicClock
 from randbot.bot.trapclock import TrapClock
 from randbot.bot.weatherclock import WeatherClock
+from randbot.formats import generation_of
 from randbot.protocol import BattleEnded, Cant, Entered, MoveUsed, TurnStarted, read_event
 
 log = logging.getLogger("randbot.bot")
@@ -50,7 +51,7 @@ class RandBot(_Base):  # type: ignore[misc, valid-type]
         self.beliefs = Beliefs(
             self.format, use_inference=self.bot_config.inference, top_k=self.bot_config.top_builds
         )
-        calc = shared_calc() if self.bot_config.use_bridge else None
+        calc = shared_calc(generation_of(self.format)) if self.bot_config.use_bridge else None
         self.oracle = DamageOracle(calc=calc)
         if self.bot_config.inference_damage and calc is not None:
             # The tracker then checks damage taken and dealt against the calc's rolls.

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from randbot.errors import RandbotError
+from randbot.formats import GENERATIONS, generation_of
 
 log = logging.getLogger(__name__)
 
@@ -58,7 +59,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     field.add_argument("--crit", action="store_true", help="a critical hit")
     field.add_argument("--hits", type=int, metavar="N", help="hits of a multi-hit move")
     parser.add_argument(
-        "--format", default="gen9randombattle", help="format for default builds (and the gen)"
+        "--format",
+        help="format for default builds and the generation (default: genNrandombattle with "
+        "--gen N, else gen9randombattle)",
+    )
+    parser.add_argument(
+        "--gen", type=int, metavar="N", help="generation 1-9 of the calc (default: the format's)"
     )
     parser.add_argument("--no-setdb", action="store_true", help="do not use the set database")
     parser.add_argument("--json", action="store_true", help="one JSON document on stdout")
@@ -68,7 +74,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from damagecalc_bridge import DamageCalc
 
-    gen = _gen_of(args.format)
+    gen = _generation(args)
     attacker, attacker_source = _pokemon(args, "", args.attacker)
     defender, defender_source = _pokemon(args, "def_", args.defender)
     move: Any = args.move
@@ -102,6 +108,18 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _generation(args: argparse.Namespace) -> int:
+    """The calc's generation from --gen and --format; fills in the format --gen implies."""
+    if args.gen is not None and args.gen not in GENERATIONS:
+        raise RandbotError(f"--gen must be one of 1-9, not {args.gen}")
+    if args.format is None:
+        args.format = f"gen{args.gen or 9}randombattle"
+    gen = generation_of(args.format)
+    if args.gen is not None and args.gen != gen:
+        raise RandbotError(f"--gen {args.gen} contradicts --format {args.format} (gen {gen})")
+    return gen
+
+
 def _ko_text(result: Any) -> str:
     if result.immune:
         return "no damage"
@@ -110,13 +128,6 @@ def _ko_text(result: Any) -> str:
     if result.ko_chance >= 1:
         return f"guaranteed in {result.ko_hits} hit(s)"
     return f"{100 * result.ko_chance:.1f}% chance in {result.ko_hits} hit(s)"
-
-
-def _gen_of(format_id: str) -> int:
-    match = re.match(r"gen(\d)", format_id)
-    if not match:
-        raise RandbotError(f"cannot tell the generation of format {format_id!r}")
-    return int(match.group(1))
 
 
 def _pokemon(args: argparse.Namespace, prefix: str, species: str) -> tuple[dict, str]:
@@ -200,9 +211,13 @@ def _random_battle_level(format_id: str, species: str) -> int | None:
     from randbot.nodejs import node_modules_dir
 
     try:
-        path = (
-            Path(node_modules_dir()) / "pokemon-showdown/data/random-battles" / match.group(1)
-        ) / "sets.json"
+        folder = Path(node_modules_dir()) / "pokemon-showdown/data/random-battles" / match.group(1)
+        # gen 1 keeps its levels in data.json, the others in sets.json
+        path = next(
+            (folder / n for n in ("sets.json", "data.json") if (folder / n).is_file()), None
+        )
+        if path is None:
+            return None
         data = json.loads(path.read_text())
     except (OSError, ValueError, SetupError):
         return None

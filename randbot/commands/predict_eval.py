@@ -8,6 +8,7 @@ import logging
 import sys
 
 from randbot.errors import RandbotError
+from randbot.formats import generation_of
 
 log = logging.getLogger("randbot.inference.eval")
 
@@ -71,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
         raise RandbotError(f"no set database for {args.format}; the evaluation needs its prior")
     oracle = _oracle_aspects(args.oracle)
     roles = ("p1", "p2") if args.side == "both" else (args.side,)
-    calc_context = _calc(args.calc)
+    calc_context = _calc(args.calc, generation_of(args.format))
     try:
         with calc_context as calc:
             points = evaluate_paths(paths, setdb=setdb, roles=roles, calc=calc, oracle=oracle)
@@ -117,14 +118,15 @@ class _NoCalc:
 class _OptionalCalc:
     """The calc bridge if it starts; otherwise one warning and the evaluation runs without it."""
 
-    def __init__(self) -> None:
+    def __init__(self, gen: int) -> None:
+        self.gen = gen
         self._bridge = None
 
     def __enter__(self):
         try:
             from damagecalc_bridge import DamageCalc
 
-            bridge = DamageCalc(gen=9)
+            bridge = DamageCalc(gen=self.gen)
             self._bridge = bridge.__enter__()
         except Exception as error:  # noqa: BLE001 - no Node, no calc: say so once, go on
             print(
@@ -139,5 +141,5 @@ class _OptionalCalc:
             self._bridge.__exit__(*exc)
 
 
-def _calc(wanted: bool):
-    return _OptionalCalc() if wanted else _NoCalc()
+def _calc(wanted: bool, gen: int):
+    return _OptionalCalc(gen) if wanted else _NoCalc()
