@@ -59,7 +59,7 @@ BAD_FILES: list[tuple[str, bytes | str, str]] = [
     ("gen4.log", edited("|gen|9\n|tier|[Gen 9]", "|gen|4\n|tier|[Gen 4]"), "no set data for"),
     ("gen-mismatch.log", edited("|gen|9", "|gen|8"), "says gen 8"),
     ("gen-junk.log", edited("|gen|9", "|gen|nine"), "unreadable generation"),
-    ("ou.log", edited("[Gen 9] Random Battle", "[Gen 9] OU"), "not a random-battle format"),
+    ("ou.log", edited("[Gen 9] Random Battle", "[Gen 9] OU"), "not a singles random battle"),
     ("madeup.log", edited("[Gen 9] Random Battle", "[Gen 9] Madeup Cup"), "unknown format"),
     ("noturn.log", "\n".join(LADDER_LOG.splitlines()[:20]), "ends before turn 1"),
     ("nop2.log", edited("|player|p2|hello779|dawn|2092", "|player|p2|"), "no |player| line for p2"),
