@@ -92,7 +92,9 @@ class SpeciesRecord:
 
 
 def _most_common(counter: Counter, default):
-    return counter.most_common(1)[0][0] if counter else default
+    """The most common value; ties go to the largest value, so that a file does not depend on
+    the order its builds were counted in (a resumed harvest writes the same bytes)."""
+    return max(counter.items(), key=lambda item: (item[1], item[0]))[0] if counter else default
 
 
 def parse_species(

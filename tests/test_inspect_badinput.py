@@ -56,7 +56,11 @@ BAD_FILES: list[tuple[str, bytes | str, str]] = [
         "not a Showdown battle log",
     ),
     ("doubles.log", edited("|gametype|singles", "|gametype|doubles"), "only singles"),
-    ("gen4.log", edited("|gen|9\n|tier|[Gen 9]", "|gen|4\n|tier|[Gen 4]"), "no set data for"),
+    (
+        "bdsp.log",
+        edited("|gen|9\n|tier|[Gen 9] Random Battle", "|gen|8\n|tier|[Gen 8] BDSP Random Battle"),
+        "not a singles random battle",
+    ),
     ("gen-mismatch.log", edited("|gen|9", "|gen|8"), "says gen 8"),
     ("gen-junk.log", edited("|gen|9", "|gen|nine"), "unreadable generation"),
     ("ou.log", edited("[Gen 9] Random Battle", "[Gen 9] OU"), "not a singles random battle"),
