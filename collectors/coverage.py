@@ -72,7 +72,7 @@ def table_row(db: SetDB, result: dict) -> str:
     manifest = db.manifest
     return (
         f"| {db.format} | {manifest['teams']:,} | {manifest['builds']:,} | "
-        f"{manifest['good_turing_unseen']:.4%} | {result['coverage']:.2%} "
+        f"{manifest['good_turing_unseen']:.4%} | {result['coverage']:.3%} "
         f"({result['found']:,}/{result['pokemon']:,}) |"
     )
 
