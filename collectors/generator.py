@@ -31,13 +31,19 @@ class Batch:
     battles: int
     sets: list[list]
     species: dict[str, dict] = field(default_factory=dict)
+    resume_seed: str | None = (
+        None  # the seed that continues the generator's stream after this batch
+    )
 
 
 class GeneratorSource:
-    """Streams teams from Teams.getGenerator(format, seed); deterministic for a seed."""
+    """Streams teams as battles deal them (collectors/generator.js); deterministic for a seed."""
 
     kind = "generator"
     unit = "team"
+    # Recorded in the run: how the seed became teams (earlier runs used one generator throughout,
+    # which deals the same teams from Gen 4 on, where generators keep no state between teams).
+    run_details = {"teams_per_generator": 2}
 
     def __init__(self, format_id: str, seed: str, teams: int = 0, batch: int = 50) -> None:
         self.format_id = format_id
@@ -80,7 +86,13 @@ class GeneratorSource:
         assert self.process is not None, "start() first"
         for line in self.process.stdout:
             message = json.loads(line)
-            yield Batch(message["teams"], 0, message["sets"], message.get("species", {}))
+            yield Batch(
+                message["teams"],
+                0,
+                message["sets"],
+                message.get("species", {}),
+                message.get("resume_seed"),
+            )
         code = self.process.wait()
         if code not in (0, None):
             raise HarvestError(f"team generator exited with code {code}: {self._stderr_tail()}")

@@ -56,12 +56,14 @@ class Harvester:
         *,
         interval: float = 30.0,
         progress: bool = True,
+        bar: tqdm | None = None,
     ) -> None:
         self.source = source
         self.store = store
         self.stop = stop
         self.interval = interval
         self.progress = progress
+        self.bar = bar  # a caller's progress bar (one over several harvests); left open
         self._signalled: str | None = None
 
     def _on_signal(self, signum, _frame) -> None:
@@ -76,7 +78,7 @@ class Harvester:
         next_postfix = started
         stopped_by = "source exhausted"
         total = self.stop.teams if self.source.unit == "team" else self.stop.battles
-        bar = tqdm(
+        bar = self.bar or tqdm(
             total=total,
             unit=self.source.unit,
             disable=not self.progress,
@@ -86,6 +88,7 @@ class Harvester:
         store = self.store
         try:
             self.source.start()
+            store.run.update(getattr(self.source, "run_details", {}))
             if getattr(self.source, "format_data", None):
                 store.format_data = self.source.format_data
             for batch in self.source.batches():
@@ -102,6 +105,8 @@ class Harvester:
                         interval_new += 1
                 teams += batch.teams
                 battles += batch.battles
+                if getattr(batch, "resume_seed", None):
+                    store.run["resume_seed"] = batch.resume_seed
                 pokemon += len(batch.sets)
                 store.run["teams"] += batch.teams
                 store.run["battles"] += batch.battles
@@ -128,7 +133,8 @@ class Harvester:
             self.source.close()
             if store.dirty or teams or battles:  # a run that saw nothing leaves the data alone
                 store.flush()
-            bar.close()
+            if bar is not self.bar:
+                bar.close()
             for s, handler in previous.items():
                 signal.signal(s, handler)
         result = HarvestResult(

@@ -10,6 +10,7 @@ from pathlib import Path
 from collectors.errors import HarvestError
 from setdb import SetDBError
 from setdb.database import FORMAT_DATA
+from setdb.formats import build_fields
 from setdb.store import MANIFEST, BuildKey, SpeciesRecord, commit, read_all, recover
 
 
@@ -100,7 +101,10 @@ class HarvestStore:
     # --- flushing --------------------------------------------------------------------------
     def flush(self) -> None:
         """Write changed species files and the manifest as one all-or-nothing commit."""
-        files = {f"{sid}.json": self.records[sid].to_json_bytes() for sid in sorted(self.dirty)}
+        fields = build_fields(self.format_id)
+        files = {
+            f"{sid}.json": self.records[sid].to_json_bytes(fields) for sid in sorted(self.dirty)
+        }
         files[MANIFEST] = json.dumps(self._manifest(), indent=1, sort_keys=True).encode() + b"\n"
         try:
             commit(self.directory, files)

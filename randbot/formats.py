@@ -1,4 +1,8 @@
-"""Battle formats the pinned Showdown server knows, read from its formats file."""
+"""Battle formats: those the pinned Showdown server knows, and the singles random battles randbot plays.
+
+Which formats are singles random battles, and which set database each uses, is setdb's knowledge
+(setdb/formats.py); this module checks a user's format against it and the server's formats file.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +11,7 @@ from functools import cache
 
 from randbot.errors import RandbotError
 from randbot.nodejs import showdown_dir
+from setdb.formats import is_singles_random, singles_random_formats
 
 
 def to_id(text: str) -> str:
@@ -20,13 +25,13 @@ def known_formats() -> frozenset[str]:
     return frozenset(to_id(name) for name in re.findall(r'\bname: "([^"]+)"', source))
 
 
-def check_format(battle_format: str, *, random_only: bool = True) -> str:
-    """The format's id, or a RandbotError naming the problem."""
+def check_format(battle_format: str) -> str:
+    """The id of a singles random-battle format randbot plays, or a one-line RandbotError."""
     format_id = to_id(battle_format)
     if format_id not in known_formats():
         raise RandbotError(f"unknown format {battle_format!r} for this Showdown version")
-    if random_only and "random" not in format_id:
-        raise RandbotError(f"{battle_format!r} is not a random-battle format")
+    if not is_singles_random(format_id):
+        raise RandbotError(not_singles_random_message(battle_format))
     return format_id
 
 
@@ -45,3 +50,10 @@ def generation_of(battle_format: str) -> int:
             "(expected an id like gen7randombattle, gens 1-9)"
         )
     return int(match.group(1))
+
+
+def not_singles_random_message(battle_format: str) -> str:
+    return (
+        f"{battle_format!r} is not a singles random battle randbot plays; "
+        f"it plays {', '.join(singles_random_formats())}"
+    )

@@ -11,6 +11,18 @@ from setdb.build import Build
 from setdb.constraints import Constraints
 from setdb.database import DATA_DIR, SetDB, available_formats
 from setdb.errors import SetDBError
+from setdb.formats import is_singles_random, set_database_format, singles_random_formats
 from setdb.ids import to_id
 
-__all__ = ["DATA_DIR", "Build", "Constraints", "SetDB", "SetDBError", "available_formats", "to_id"]
+__all__ = [
+    "DATA_DIR",
+    "Build",
+    "Constraints",
+    "SetDB",
+    "SetDBError",
+    "available_formats",
+    "is_singles_random",
+    "set_database_format",
+    "singles_random_formats",
+    "to_id",
+]

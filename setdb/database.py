@@ -11,6 +11,7 @@ from setdb.build import Build
 from setdb.constraints import CompiledBuild, Constraints
 from setdb.errors import SetDBError
 from setdb.fallback import blank_build, fallback_builds
+from setdb.formats import set_database_format
 from setdb.ids import to_id
 from setdb.store import SpeciesRecord, read_all
 
@@ -53,8 +54,10 @@ class SetDB:
     # --- loading -------------------------------------------------------------------------
     @classmethod
     def load(cls, battle_format: str, data_dir: str | Path | None = None) -> SetDB:
-        """The database of a format from setdb/data/<format>/ (or data_dir, the format's folder)."""
-        format_id = to_id(battle_format)
+        """The database of a format from setdb/data/<format>/ (or data_dir, the format's folder).
+
+        A format that deals another's teams (gen9randombattleblitz) loads that format's data."""
+        format_id = set_database_format(battle_format) or to_id(battle_format)
         directory = Path(data_dir) if data_dir is not None else DATA_DIR / format_id
         if not (directory / "MANIFEST.json").is_file() and not (directory / ".pending").is_dir():
             known = ", ".join(available_formats()) or "none"

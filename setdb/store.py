@@ -17,6 +17,7 @@ from pathlib import Path
 
 from setdb.build import DEFAULT_EVS, DEFAULT_IVS
 from setdb.errors import SetDBError
+from setdb.formats import BUILD_FIELDS, build_fields
 from setdb.ids import to_id
 
 MANIFEST = "MANIFEST.json"
@@ -46,7 +47,9 @@ class SpeciesRecord:
         self.counts[key] += count
         return new
 
-    def to_json_bytes(self) -> bytes:
+    def to_json_bytes(self, fields: frozenset[str] = frozenset(BUILD_FIELDS)) -> bytes:
+        """The species file; a build field the format's generation lacks (not in `fields`) is
+        left out rather than written empty, unless a build has a value for it."""
         levels = Counter()
         evs = Counter()
         ivs = Counter()
@@ -60,13 +63,11 @@ class SpeciesRecord:
         ordered = sorted(self.counts.items(), key=lambda item: (-item[1], item[0]))
         builds = []
         for (b_level, moves, item, ability, tera, b_evs, b_ivs, nature), count in ordered:
-            entry: dict = {
-                "moves": list(moves),
-                "item": item,
-                "ability": ability,
-                "tera_type": tera,
-                "count": count,
-            }
+            entry: dict = {"moves": list(moves)}
+            for name, value in zip(BUILD_FIELDS, (item, ability, tera), strict=True):
+                if name in fields or value:
+                    entry[name] = value
+            entry["count"] = count
             if b_level != level:
                 entry["level"] = b_level
             if b_evs != default_evs:
@@ -91,11 +92,18 @@ class SpeciesRecord:
 
 
 def _most_common(counter: Counter, default):
-    return counter.most_common(1)[0][0] if counter else default
+    """The most common value; ties go to the largest value, so that a file does not depend on
+    the order its builds were counted in (a resumed harvest writes the same bytes)."""
+    return max(counter.items(), key=lambda item: (item[1], item[0]))[0] if counter else default
 
 
-def parse_species(path: Path, raw: bytes) -> SpeciesRecord:
-    """A species file, checked; SetDBError naming the file when it is corrupt or inconsistent."""
+def parse_species(
+    path: Path, raw: bytes, fields: frozenset[str] = frozenset(BUILD_FIELDS)
+) -> SpeciesRecord:
+    """A species file, checked; SetDBError naming the file when it is corrupt or inconsistent.
+
+    A build field the format's generation has (in `fields`) is required; one it lacks may be
+    absent, and reads as "" (none)."""
     try:
         data = json.loads(raw)
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
@@ -127,7 +135,9 @@ def parse_species(path: Path, raw: bytes) -> SpeciesRecord:
             raise bad(f"{where}: 'moves' must be a list of move ids")
         if moves != sorted(moves) or any(to_id(m) != m for m in moves):
             raise bad(f"{where}: moves must be sorted ids")
-        for key in ("item", "ability", "tera_type"):
+        for key in BUILD_FIELDS:
+            if key not in build and key not in fields:
+                continue
             if not isinstance(build.get(key), str):
                 raise bad(f"{where}: '{key}' missing or not a string")
         count = build.get("count")
@@ -142,9 +152,9 @@ def parse_species(path: Path, raw: bytes) -> SpeciesRecord:
         key: BuildKey = (
             level,
             tuple(moves),
-            build["item"],
-            build["ability"],
-            build["tera_type"],
+            build.get("item", ""),
+            build.get("ability", ""),
+            build.get("tera_type", ""),
             _stat_list(build["evs"], bad, where) if "evs" in build else default_evs,
             _stat_list(build["ivs"], bad, where) if "ivs" in build else default_ivs,
             str(build.get("nature", "")),
@@ -193,9 +203,10 @@ def read_all(directory: Path) -> tuple[dict, dict[str, SpeciesRecord]]:
         raise SetDBError(f"{directory}: no {MANIFEST}; not a set database folder")
     manifest_path = files.pop(MANIFEST)
     manifest = parse_manifest(manifest_path, manifest_path.read_bytes())
+    fields = build_fields(manifest["format"])
     records = {}
     for _name, path in sorted(files.items()):
-        record = parse_species(path, path.read_bytes())
+        record = parse_species(path, path.read_bytes(), fields)
         records[record.species_id] = record
     return manifest, records
 

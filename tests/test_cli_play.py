@@ -34,7 +34,7 @@ def assert_one_line_error(result: subprocess.CompletedProcess, fragment: str) ->
     [
         (["play", "--opponent", "nobody"], "unknown player 'nobody'"),
         (["play", "--format", "gen9madeupbattle"], "unknown format"),
-        (["play", "--format", "gen9ou"], "not a random-battle format"),
+        (["play", "--format", "gen9ou"], "not a singles random battle"),
         (["play", "--battles", "0"], "--battles must be at least 1"),
         (["play", "--battles", "lots"], "invalid int value"),
         (["frobnicate"], "invalid choice"),

@@ -392,7 +392,11 @@ def test_name_taken(server: LocalShowdown) -> None:
     assert "cannot log in as 'takenname': Someone is already using the name" in _one_line(result)
 
 
-def test_server_refuses_the_format(server: LocalShowdown) -> None:
+def test_a_format_randbot_does_not_play_is_refused_before_the_server_is(
+    server: LocalShowdown,
+) -> None:
+    # BDSP random battles are a singles random format the pinned server cannot ladder; randbot has
+    # no set database for them, so it refuses them itself (every format it plays is ladderable).
     result = randbot_cli(
         "play",
         "--server",
@@ -405,8 +409,8 @@ def test_server_refuses_the_format(server: LocalShowdown) -> None:
         "random",
         "--no-progress",
     )
-    assert result.returncode == 6
-    assert "is not ladderable" in _one_line(result)
+    assert result.returncode == 2
+    assert "is not a singles random battle randbot plays" in _one_line(result)
 
 
 # -- the password never leaks -----------------------------------------------------------------

@@ -18,6 +18,7 @@ from randbot.bot.matchup import MatchupEngine
 from randbot.bot.mon import Mon, species_mon, to_id
 from randbot.bot.movefacts import species_entry
 from randbot.bot.pydamage import speed
+from setdb.formats import set_database_format
 
 SAMPLE_SIZE = 16
 SEED = 20240
@@ -32,18 +33,26 @@ class Rates:
     ours_first: bool
 
 
+def _sample_species(battle_format: str, db) -> list[str]:
+    """gen9randombattle's generator species, as always; another format's own set database species
+    (Gen 9's sets name species older generations lack, which their database would not know)."""
+    if db is None or set_database_format(battle_format) == "gen9randombattle":
+        return sorted(_generator_sets())
+    return db.species_ids()
+
+
 @cache
 def _sample(battle_format: str) -> tuple[Mon, ...]:
-    species = sorted(_generator_sets())
+    db = _setdb(battle_format)
+    species = _sample_species(battle_format, db)
     rng = random.Random(SEED)
     picked = rng.sample(species, min(SAMPLE_SIZE, len(species)))
     out = []
-    db = _setdb(battle_format)
     for sid in picked:
         entry = species_entry(sid)
         if not entry:
             continue
-        level = _generator_sets()[sid].get("level", 80)
+        level = _generator_sets().get(sid, {}).get("level", 80)
         moves: tuple[str, ...] = ()
         item = ability = tera = None
         if db is not None:
@@ -61,6 +70,8 @@ def _sample(battle_format: str) -> tuple[Mon, ...]:
             except Exception:  # noqa: BLE001 - a missing species just means the movepool below
                 pass
         if not moves:
+            if sid not in _generator_sets():
+                continue
             role = _generator_sets()[sid]["sets"][0]
             moves = tuple(to_id(m) for m in role["movepool"])
             ability = to_id(role["abilities"][0]) if role.get("abilities") else None

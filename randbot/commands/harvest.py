@@ -8,6 +8,8 @@ import secrets
 import sys
 
 DEFAULT_THRESHOLD = 0.001
+DEFAULT_TEAMS = 100_000  # per format with --format all, as the shipped gen9randombattle data
+ALL = "all"
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -18,7 +20,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "(fast) or from battles on a server (works on any server). Merges into existing counts; "
         "flushes every --interval seconds and on Ctrl-C/SIGTERM.",
     )
-    parser.add_argument("--format", default="gen9randombattle", help="random-battle format")
+    parser.add_argument(
+        "--format",
+        default="gen9randombattle",
+        help="singles random-battle format, or 'all': every format's set database from its "
+        f"generator, resumable, {DEFAULT_TEAMS} teams each unless --teams says otherwise",
+    )
     parser.add_argument("--source", choices=("generator", "battles"), default="generator")
     limits = parser.add_mutually_exclusive_group()
     limits.add_argument("--teams", type=int, help="stop after N generated teams")
@@ -32,8 +39,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="THRESHOLD",
         help="stop when the Good-Turing unseen mass is below THRESHOLD (default 0.001 = 0.1%%)",
     )
-    parser.add_argument("--out", help="the format's data folder (default: setdb/data/<format>/)")
-    parser.add_argument("--seed", help="generator seed (default: random; recorded in MANIFEST)")
+    parser.add_argument(
+        "--out",
+        help="the format's data folder (default: setdb/data/<format>/); "
+        "with --format all, the folder holding one folder per format (default: setdb/data/)",
+    )
+    parser.add_argument(
+        "--seed",
+        help="generator seed (default: random, or 1 with --format all; recorded in MANIFEST)",
+    )
     parser.add_argument("--interval", type=float, default=30.0, help="seconds between flushes")
     parser.add_argument("--server", help="battles source: ws:// URL of a server (default: local)")
     parser.add_argument(
@@ -51,12 +65,16 @@ def run(args: argparse.Namespace) -> int:
     from collectors.node import format_data, showdown_version
     from collectors.store import HarvestStore
     from randbot.formats import check_format
+    from setdb.formats import set_database_format
 
-    format_id = check_format(args.format)
     for name in ("teams", "battles", "hours", "until_converged", "interval"):
         value = getattr(args, name)
         if value is not None and value <= 0:
             raise HarvestError(f"--{name.replace('_', '-')} must be positive")
+    if args.format.lower() == ALL:
+        return run_all(args)
+    # A format that deals another's teams (Blitz, Unrated) fills that format's database.
+    format_id = set_database_format(check_format(args.format))
     if args.source == "generator" and args.battles is not None:
         raise HarvestError("--battles needs --source battles (the generator counts --teams)")
     if args.source == "battles" and args.teams is not None:
@@ -119,3 +137,41 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     return 130 if result.stopped_by in ("SIGINT",) else 0
+
+
+def run_all(args: argparse.Namespace) -> int:
+    """--format all: every set database from its generator, one progress bar, resumable."""
+    from pathlib import Path
+
+    from collectors.errors import HarvestError
+    from collectors.harvest_all import DEFAULT_SEED, harvest_all
+    from collectors.node import showdown_version
+    from setdb import DATA_DIR
+    from setdb.formats import DATABASE_FORMATS
+
+    if args.source != "generator" or args.server or args.battles is not None:
+        raise HarvestError("--format all harvests from the generator only")
+    results = harvest_all(
+        list(DATABASE_FORMATS),
+        Path(args.out) if args.out else DATA_DIR,
+        showdown_version(),
+        target=args.teams or DEFAULT_TEAMS,
+        seed=args.seed if args.seed is not None else DEFAULT_SEED,
+        seconds=args.hours * 3600 if args.hours else None,
+        unseen_below=args.until_converged,
+        interval=args.interval,
+        progress=not args.no_progress,
+    )
+    summaries = [r.summary() for r in results]
+    if args.json:
+        print(json.dumps({"formats": summaries}))
+    else:
+        for s in summaries:
+            unseen = "" if s["unseen_mass"] is None else f", unseen mass {s['unseen_mass']:.4%}"
+            print(
+                f"{s['format']}: {s['teams']} teams (+{s['teams_harvested']}){unseen}; "
+                f"{s['stopped_by']}",
+                file=sys.stderr,
+            )
+    stopped = {s["stopped_by"] for s in summaries}
+    return 130 if "SIGINT" in stopped else 0

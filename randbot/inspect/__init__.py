@@ -55,11 +55,11 @@ def inspect_log(
 def check_supported(battle_log: BattleLog) -> None:
     """A format the set database has data for (any random format when it is not installed)."""
     try:
-        from setdb import available_formats  # noqa: PLC0415 (optional leaf package)
+        from setdb import available_formats, set_database_format  # noqa: PLC0415 (optional leaf)
     except ImportError:
         return
     formats = available_formats()
-    if battle_log.format_id not in formats:
+    if (set_database_format(battle_log.format_id) or battle_log.format_id) not in formats:
         raise InspectError(
             f"{battle_log.source}: no set data for {battle_log.format_id} "
             f"(have: {', '.join(formats) or 'none'})"

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import re
 
-from randbot.formats import known_formats, to_id
+from randbot.formats import known_formats, not_singles_random_message, to_id
 from randbot.inspect.battlelog import ROLES, BattleLog
 from randbot.inspect.errors import InspectError
+from setdb.formats import is_singles_random
 
 MAX_LINES = 200_000  # a 1000-turn battle is ~40k lines; more is not a battle log
 HP_RE = re.compile(r"^(\d+)/(\d+)")
@@ -98,6 +99,6 @@ def _format_id(log: BattleLog, tier: str, gen: str, hint: str) -> str:
         raise InspectError(f"{log.source}: the log says gen {gen} but its format is {format_id}")
     if format_id not in known_formats():
         raise InspectError(f"{log.source}: unknown format {format_id!r} for this Showdown version")
-    if "random" not in format_id:
-        raise InspectError(f"{log.source}: {format_id} is not a random-battle format")
+    if not is_singles_random(format_id):
+        raise InspectError(f"{log.source}: {not_singles_random_message(format_id)}")
     return format_id
