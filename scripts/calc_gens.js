@@ -232,4 +232,6 @@ function main() {
   }
 }
 
-main();
+module.exports = {directResults, makeCases};
+
+if (require.main === module) main();
