@@ -11,7 +11,7 @@ from functools import cache
 
 from randbot.errors import RandbotError
 from randbot.nodejs import showdown_dir
-from setdb.formats import is_singles_random, singles_random_formats
+from setdb.formats import generation, is_singles_random, singles_random_formats
 
 
 def to_id(text: str) -> str:
@@ -37,19 +37,18 @@ def check_format(battle_format: str) -> str:
 
 # The generations @smogon/calc and Showdown's random-battle generators cover.
 GENERATIONS = range(1, 10)
-_GEN_PREFIX = re.compile(r"gen(\d+)")
 
 
 def generation_of(battle_format: str) -> int:
     """The generation of a format id or name: "gen7randombattle" -> 7, "[Gen 4] Random Battle"
     -> 4, "gen9monotyperandombattle" -> 9; a RandbotError when it names none of gens 1-9."""
-    match = _GEN_PREFIX.match(to_id(battle_format))
-    if match is None or int(match.group(1)) not in GENERATIONS:
+    gen = generation(battle_format)
+    if gen not in GENERATIONS:
         raise RandbotError(
             f"cannot tell the generation of format {battle_format!r} "
             "(expected an id like gen7randombattle, gens 1-9)"
         )
-    return int(match.group(1))
+    return gen
 
 
 def not_singles_random_message(battle_format: str) -> str:

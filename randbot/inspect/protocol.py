@@ -11,7 +11,7 @@ import re
 from randbot.formats import known_formats, not_singles_random_message, to_id
 from randbot.inspect.battlelog import ROLES, BattleLog
 from randbot.inspect.errors import InspectError
-from setdb.formats import is_singles_random
+from setdb.formats import generation, is_singles_random
 
 MAX_LINES = 200_000  # a 1000-turn battle is ~40k lines; more is not a battle log
 HP_RE = re.compile(r"^(\d+)/(\d+)")
@@ -92,10 +92,10 @@ def _format_id(log: BattleLog, tier: str, gen: str, hint: str) -> str:
         raise InspectError(f"{log.source}: the log names no format (no |tier| line)")
     if gen and not gen.isdigit():
         raise InspectError(f"{log.source}: unreadable generation {gen!r}")
-    match = re.match(r"gen(\d+)", format_id)
-    if not match:
+    format_gen = generation(format_id)
+    if format_gen is None:
         raise InspectError(f"{log.source}: unknown format {tier or hint!r}")
-    if gen and int(gen) != int(match.group(1)):
+    if gen and int(gen) != format_gen:
         raise InspectError(f"{log.source}: the log says gen {gen} but its format is {format_id}")
     if format_id not in known_formats():
         raise InspectError(f"{log.source}: unknown format {format_id!r} for this Showdown version")
