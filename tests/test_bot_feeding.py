@@ -11,32 +11,38 @@ import pytest
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "bot"
 
 
+def _first_decision(explain_battle, log: str, turn: int, setting: str, on: bool) -> str:
+    """The bot's first decision line of `turn` in the recorded battle, with `setting` on or off."""
+    lines = explain_battle(FIXTURES / log, str(turn), {setting: on})
+    return next(line for line in lines if f" t{turn} " in line)
+
+
 @pytest.mark.integration
 def test_a_stay_that_only_feeds_a_ko_gives_way_to_a_switch_nearly_as_good(explain_battle):
     """Turn 4: the plan valued staying at +1.83 and two switches at +1.79 and +1.78; the active
     lost its duel and was KOed that turn, having done little."""
-    log = FIXTURES / "feeding-vs-heuristic.log.json"
-    off = [line for line in explain_battle(log, "4", {"avoid_feeding": False}) if " t4 " in line]
-    on = [line for line in explain_battle(log, "4", {"avoid_feeding": True}) if " t4 " in line]
-    assert "defeat/plan-stay: move" in off[0]
-    assert "defeat/plan-switch/no-feed: switch" in on[0]
+    log = "feeding-vs-heuristic.log.json"
+    off = _first_decision(explain_battle, log, 4, "avoid_feeding", False)
+    on = _first_decision(explain_battle, log, 4, "avoid_feeding", True)
+    assert "defeat/plan-stay: move" in off
+    assert "defeat/plan-switch/no-feed: switch" in on
 
 
 @pytest.mark.integration
 def test_no_shell_smash_in_front_of_a_faster_attacker_that_two_hits_ko(explain_battle):
     """Turn 5: Cloyster used Shell Smash into a faster Urshifu and fainted before it moved again."""
-    log = FIXTURES / "doomed-setup-vs-heuristic.log.json"
-    off = [line for line in explain_battle(log, "5", {"avoid_feeding": False}) if " t5 " in line]
-    on = [line for line in explain_battle(log, "5", {"avoid_feeding": True}) if " t5 " in line]
-    assert "plan-stay: move shellsmash" in off[0]
-    assert "shellsmash" not in on[0].split(" | ")[0]
+    log = "doomed-setup-vs-heuristic.log.json"
+    off = _first_decision(explain_battle, log, 5, "avoid_feeding", False)
+    on = _first_decision(explain_battle, log, 5, "avoid_feeding", True)
+    assert "plan-stay: move shellsmash" in off
+    assert "shellsmash" not in on.split(" | ")[0]
 
 
 @pytest.mark.integration
 def test_no_thunder_wave_into_a_ground_type(explain_battle):
     """Turn 5: Blissey used Thunder Wave into Golurk twice (immune), then took its Earthquake."""
-    log = FIXTURES / "futile-status-vs-heuristic.log.json"
-    off = [line for line in explain_battle(log, "5", {"skip_futile": False}) if " t5 " in line]
-    on = [line for line in explain_battle(log, "5", {"skip_futile": True}) if " t5 " in line]
-    assert "plan-stay: move thunderwave" in off[0]
-    assert "thunderwave" not in on[0].split(" | ")[0]
+    log = "futile-status-vs-heuristic.log.json"
+    off = _first_decision(explain_battle, log, 5, "skip_futile", False)
+    on = _first_decision(explain_battle, log, 5, "skip_futile", True)
+    assert "plan-stay: move thunderwave" in off
+    assert "thunderwave" not in on.split(" | ")[0]
