@@ -147,11 +147,11 @@ class Tactics:
         assert active is not None
         field = self.sit.field
         ours = speed(active, field, True)
-        theirs = [speed(b, field, False) for b, _w in self.enemy]
-        faster = sum(w for (b, w), s in zip(self.enemy, theirs, strict=True) if s > ours)
-        if field.trick_room:
-            faster = sum(w for (b, w), s in zip(self.enemy, theirs, strict=True) if s < ours)
-        return faster >= 0.5
+
+        def first(theirs: float) -> bool:  # under Trick Room the slower moves first
+            return theirs < ours if field.trick_room else theirs > ours
+
+        return sum(w for b, w in self.enemy if first(speed(b, field, False))) >= 0.5
 
     def tera_worth_it(self, plain: MoveEval, tera: MoveEval) -> bool:
         """Terastallize when it flips the 1v1 or a KO threshold; never early without cause."""
