@@ -8,6 +8,7 @@ import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -20,6 +21,27 @@ def showdown(tmp_path_factory: pytest.TempPathFactory):
     logs = tmp_path_factory.mktemp("showdown-logs")
     with LocalShowdown(battle_log_dir=logs) as server:
         yield server
+
+
+@pytest.fixture(scope="session")
+def node_json() -> Callable[..., Any]:
+    """node_json(args, stdin=None, timeout=120) -> what `node ARGS` printed, read as JSON; Node
+    gets the project's node_modules as RANDBOT_NODE_MODULES and none of our environment else."""
+    from damagecalc_bridge.locate import node_executable, node_modules_dir
+
+    def run(args: list[str], stdin: str | None = None, timeout: float = 120) -> Any:
+        done = subprocess.run(
+            [node_executable(), *args],
+            input=stdin,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            check=True,
+            env={"RANDBOT_NODE_MODULES": str(node_modules_dir()), "PATH": "/usr/bin:/bin"},
+        )
+        return json.loads(done.stdout)
+
+    return run
 
 
 @pytest.fixture

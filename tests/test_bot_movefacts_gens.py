@@ -4,12 +4,8 @@ generation 9 (the default) unchanged."""
 
 from __future__ import annotations
 
-import json
-import subprocess
-
 import pytest
 
-from damagecalc_bridge.locate import node_executable, node_modules_dir
 from randbot.bot import movefacts
 from randbot.bot.movefacts import effectiveness, move_facts, species_entry, type_chart
 
@@ -43,16 +39,8 @@ process.stdout.write(JSON.stringify(out));
 
 
 @pytest.fixture(scope="module")
-def showdown() -> dict[str, dict]:
-    done = subprocess.run(
-        [node_executable(), "-e", DUMP],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-        env={"RANDBOT_NODE_MODULES": str(node_modules_dir()), "PATH": "/usr/bin:/bin"},
-    )
-    return json.loads(done.stdout)
+def showdown(node_json) -> dict[str, dict]:
+    return node_json(["-e", DUMP])
 
 
 # Plain "hiddenpower": Showdown's Dex gives it the type and power of perfect IVs; random battles

@@ -10,13 +10,11 @@ translating names with Showdown's own Dex rather than the bridge's code.
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from damagecalc_bridge import DamageCalc
-from damagecalc_bridge.locate import node_executable, node_modules_dir
 from damagecalc_bridge.sample import matchups, random_battle_teams
 
 FIXTURES = Path(__file__).parent / "fixtures" / "calc"
@@ -30,16 +28,8 @@ def fixture() -> dict:
 
 
 @pytest.fixture(scope="module")
-def direct(fixture: dict) -> list[dict]:
-    done = subprocess.run(
-        [node_executable(), str(FIXTURES / "direct.js"), str(FIXTURES / "triples.json")],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-        env={"RANDBOT_NODE_MODULES": str(node_modules_dir()), "PATH": "/usr/bin:/bin"},
-    )
-    answers = json.loads(done.stdout)
+def direct(fixture: dict, node_json) -> list[dict]:
+    answers = node_json([str(FIXTURES / "direct.js"), str(FIXTURES / "triples.json")])
     assert len(answers) == len(fixture["triples"])
     return answers
 

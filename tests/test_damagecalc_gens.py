@@ -10,13 +10,12 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
 from damagecalc_bridge import CalcError, DamageCalc
-from damagecalc_bridge.locate import node_executable, node_modules_dir
 
 pytestmark = pytest.mark.integration
 
@@ -39,17 +38,10 @@ process.stdout.write(JSON.stringify(out));
 """
 
 
-def direct(cases: list[dict]) -> list[dict]:
-    done = subprocess.run(
-        [node_executable(), "-e", DIRECT],
-        input=json.dumps(cases),
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=True,
-        env={"RANDBOT_NODE_MODULES": str(node_modules_dir()), "PATH": "/usr/bin:/bin"},
-    )
-    return json.loads(done.stdout)
+@pytest.fixture(scope="module")
+def direct(node_json) -> Callable[[list[dict]], list[dict]]:
+    """The same cases through @smogon/calc called directly in Node."""
+    return lambda cases: node_json(["-e", DIRECT], json.dumps(cases), 60)
 
 
 @pytest.fixture(scope="module")
@@ -78,7 +70,7 @@ GEN1_SET = {
 GEN1_CALC = {"evs": GEN1_SET["evs"], "ivs": GEN1_SET["ivs"]}
 
 
-def test_gen1_calcs_equal_the_direct_calc(calcs: dict[int, DamageCalc]) -> None:
+def test_gen1_calcs_equal_the_direct_calc(calcs: dict[int, DamageCalc], direct) -> None:
     tauros = {"species": "Tauros", "level": 74, **GEN1_SET}
     chansey = {"species": "chansey", "level": 68, **GEN1_SET}
     alakazam = {"species": "Alakazam", "level": 68, "boosts": {"spa": 2, "spd": 2}, **GEN1_SET}
@@ -130,7 +122,7 @@ def test_gen1_calcs_equal_the_direct_calc(calcs: dict[int, DamageCalc]) -> None:
     assert results[1].max_damage > results[0].max_damage  # a crit doubles the level in gen 1
 
 
-def test_gen4_calcs_equal_the_direct_calc(calcs: dict[int, DamageCalc]) -> None:
+def test_gen4_calcs_equal_the_direct_calc(calcs: dict[int, DamageCalc], direct) -> None:
     garchomp = {"species": "garchomp", "level": 76, "item": "choiceband", "ability": "roughskin"}
     heatran = {"species": "Heatran", "level": 78, "item": "Leftovers", "ability": "Flash Fire"}
     tyranitar = {"species": "Tyranitar", "level": 78, "ability": "Sand Stream", "nature": "Adamant"}
@@ -209,7 +201,7 @@ def test_gen4_calcs_equal_the_direct_calc(calcs: dict[int, DamageCalc]) -> None:
 
 
 def test_gen8_dynamax_and_gen7_z_moves_equal_the_direct_calc(
-    calcs: dict[int, DamageCalc],
+    calcs: dict[int, DamageCalc], direct
 ) -> None:
     dragapult = {"species": "Dragapult", "level": 74, "isDynamaxed": True, "dynamaxLevel": 10}
     corviknight = {"species": "Corviknight", "level": 80, "isDynamaxed": True}
