@@ -195,3 +195,81 @@ def test_rest_is_played_only_when_it_raises_the_chance_to_win():
     assert _without_idle_rest([ko_now, rest]) == [ko_now]
     losing, saving_rest = ev("ironhead", 0.2, 0.0), ev("rest", 0.9, 0.5)
     assert _without_idle_rest([losing, saving_rest]) == [losing, saving_rest]
+
+
+def _hit_effects_engine() -> MatchupEngine:
+    return MatchupEngine(DamageOracle(None), FieldState(), hit_boosts=True, status_orbs=True)
+
+
+def test_a_hits_sure_stat_changes_land_on_user_and_target_unless_blocked():
+    from randbot.bot.matchup import _Side
+
+    e = _hit_effects_engine()
+    lokix = mon("lokix", 80, ("lunge", "trailblaze"), "choiceband", "tintedlens")
+    slowbro = mon("slowbro", 85, ("scald",), "leftovers", "regenerator")
+    user = _Side(lokix, True, 1.0, e.options(lokix, slowbro, True))
+    target = _Side(slowbro, False, 1.0, e.options(slowbro, lokix, False))
+    for move in ("lunge", "trailblaze"):
+        e._act(user, (move, next(o for o in user.options if o.move == move)), target, False, True)
+    assert (target.atk, user.spe) == (-1, 1)
+    # Clear Body keeps the drop off; Defiant answers it with +2 Attack.
+    for ability, atk in (("clearbody", 0), ("defiant", 1)):
+        foe = mon("kingambit", 80, ("kowtowcleave",), "leftovers", ability)
+        side = _Side(foe, False, 1.0, e.options(foe, lokix, False))
+        lunge = next(o for o in e.options(lokix, foe, True) if o.move == "lunge")
+        e._act(user, ("lunge", lunge), side, False, True)
+        assert side.atk == atk
+    # Without the setting the duel model ignores them, as before.
+    plain = engine().options(lokix, slowbro, True)
+    assert all(o.target_boosts == () and o.self_boosts == () for o in plain)
+
+
+def test_sheer_force_drops_the_sure_secondaries_it_powers_up():
+    e = _hit_effects_engine()
+    nidoking = mon("nidoking", 82, ("icywind",), "lifeorb", "sheerforce")
+    target = mon("slowbro", 85, ("scald",), "leftovers", "regenerator")
+    (icy_wind,) = e.options(nidoking, target, True)
+    assert icy_wind.target_boosts == ()
+
+
+def test_a_guts_flame_orb_holder_hits_harder_from_its_second_turn():
+    from randbot.bot.matchup import _Side
+
+    e = _hit_effects_engine()
+    ursaluna = mon("ursaluna", 78, ("facade", "crunch"), "flameorb", "guts")
+    corviknight = mon("corviknight", 80, ("bravebird",), "leftovers", "pressure")
+    bear = _Side(ursaluna, False, 1.0, e.options(ursaluna, corviknight, False))
+    bird = _Side(corviknight, True, 1.0, e.options(corviknight, ursaluna, True))
+    before = {o.move: o.mean for o in bear.options}
+    e._activate_orb(bear, bird)
+    after = {o.move: o.mean for o in bear.options}
+    assert bear.mon.status == "brn"
+    assert after["crunch"] > 1.4 * before["crunch"]  # Guts: x1.5, no burn halving
+    assert after["facade"] > 2.8 * before["facade"]  # and Facade doubles
+    # A Poison type's Toxic Orb does nothing; the whole duel sees the boost (and the burn's chip).
+    gengar = mon("gengar", 80, ("shadowball",), "toxicorb", "cursedbody")
+    ghost = _Side(gengar, True, 1.0, e.options(gengar, corviknight, True))
+    e._activate_orb(ghost, bird)
+    assert ghost.mon.status is None
+    corviknight = mon("corviknight", 80, ("bravebird", "bodypress"), "leftovers", "pressure")
+    seen, unseen = e.duel(corviknight, ursaluna), engine().duel(corviknight, ursaluna)
+    assert seen.a_hp < unseen.a_hp - 0.03 and seen.ttk_ba < unseen.ttk_ba
+
+
+def test_switching_in_onto_sticky_web_costs_a_grounded_pokemon_a_speed_stage():
+    side = FieldState().ours.__class__(sticky_web=True)
+    webbed = MatchupEngine(DamageOracle(None), FieldState(ours=side), sticky_web=True)
+    scarfed = mon("gothitelle", 88, ("psychic",), "choicescarf", "shadowtag")
+    assert webbed.entering(scarfed).boost("spe") == -1
+    # Flying types, boots, Clear Body and the enemy's side stay untouched; Contrary gains.
+    for untouched in (
+        mon("corviknight", 80, ("bravebird",), "leftovers", "pressure"),
+        mon("gothitelle", 88, ("psychic",), "heavydutyboots", "shadowtag"),
+        mon("metagross", 80, ("meteormash",), "leftovers", "clearbody"),
+    ):
+        assert webbed.entering(untouched).boost("spe") == 0
+    assert webbed.entering(scarfed, ours=False).boost("spe") == 0
+    assert webbed.entering(mon("serperior", 80, ("leafstorm",), "", "contrary")).boost("spe") == 1
+    leavanny = mon("leavanny", 88, ("lunge",), "focussash", "swarm", hp=0.11)
+    slowed = webbed.duel(webbed.entering(scarfed), leavanny)
+    assert not slowed.a_first and engine().duel(scarfed, leavanny).a_first

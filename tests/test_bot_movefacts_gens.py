@@ -99,3 +99,12 @@ def test_generation_9_is_the_default() -> None:
         "FAIRY", ("DRAGON", "DARK"), 9
     )
     assert species_entry("greattusk") == species_entry("greattusk", 9)
+
+
+def test_sure_secondary_stat_changes_are_read_from_the_move_data():
+    assert move_facts("trailblaze").hit_self_boosts == (("spe", 1),)
+    assert move_facts("lunge").hit_target_boosts == (("atk", -1),)
+    assert move_facts("acidspray").hit_target_boosts == (("spd", -2),)
+    # A chance below 100 is not sure; Close Combat's drops stay the user's own.
+    assert move_facts("firefang").hit_target_boosts == ()
+    assert move_facts("closecombat").hit_self_boosts == ()

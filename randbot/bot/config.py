@@ -81,6 +81,13 @@ class BotConfig:
     # Off: +4 -3 (seed 303); with the other two, +3 -5 (seed 505), three of the five losses with a
     # Contrary or Unaware Pokémon in the battle.
     stat_abilities: bool = False
+    # Duels apply an attack's sure stat changes (Lunge's -1 Attack on its target, Icy Wind's -1
+    # Speed, Trailblaze's +1 Speed on its user), and a Flame or Toxic Orb's status at the end of its
+    # holder's first turn, with what it turns on (Guts, Facade, Quick Feet, Poison Heal).
+    hit_boosts: bool = False
+    status_orbs: bool = False
+    # Our Pokémon switching in onto a Sticky Web are fought at -1 Speed (grounded, no boots).
+    sticky_web: bool = False
     # Lookahead on Showdown's own simulator (randbot/lookahead): our choices against the enemy's
     # for one turn, in `search_worlds` determinised worlds, within `think_ms`; the bot's own choice
     # stands unless the search's best beats it by more than `search_margin`. On by default at 50 ms

@@ -292,7 +292,7 @@ def build_planner(t: Tactics, config: BotConfig) -> tuple[Planner, Team, Team]:
     fights: dict[tuple[str, str], FightFn] = {}
     can_tera = config.tera and config.planner_tera and sit.battle.can_tera
     for ok, mon in sit.ours.items():
-        current = mon if ok == sit.active_key else mon.fresh()
+        current = mon if ok == sit.active_key else t.engine.entering(mon)
         for ek, slot in sit.enemies.items():
             rates[(ok, ek)] = pair_rates(t.engine, current, slot)
             if config.planner_engine:
@@ -357,7 +357,7 @@ def defeat(t: Tactics, config: BotConfig, forced: bool) -> Decision:
     for key, mon in switchable.items():
         pre = hazard_fraction(mon, sit.field, ours=True)
         if not forced or sit.enemy_to_move:
-            pre += t.engine.incoming(t.enemy, mon.fresh())
+            pre += t.engine.incoming(t.enemy, t.engine.entering(mon))
         entry_cost[f"switch {key}"] = pre / max(mon.hp_fraction, 1e-6)
         hp = _q(mon.hp_fraction - pre)
 

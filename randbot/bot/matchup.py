@@ -15,7 +15,7 @@ from dataclasses import field as dc_field
 
 from randbot.bot.damage import DamageOracle
 from randbot.bot.field import FieldState
-from randbot.bot.mon import CHOICE_ITEMS, Mon
+from randbot.bot.mon import BOOSTABLE, CHOICE_ITEMS, Mon
 from randbot.bot.movefacts import effectiveness, move_facts
 from randbot.bot.pydamage import is_grounded, speed, stage_multiplier, type_multiplier
 
@@ -62,6 +62,7 @@ class Option:
     switches_out: bool
     charge: bool = False  # two turns: it charges first (Solar Beam out of sun, Meteor Beam...)
     recharge: bool = False  # the user must rest the turn after (Hyper Beam, Giga Impact)
+    target_boosts: tuple[tuple[str, int], ...] = ()  # a hit's sure stat changes on the target
 
 
 @dataclass(frozen=True)
@@ -165,6 +166,9 @@ class MatchupEngine:
         chance: bool = False,
         charge_moves: bool = False,
         stat_abilities: bool = False,
+        hit_boosts: bool = False,
+        status_orbs: bool = False,
+        sticky_web: bool = False,
     ) -> None:
         self.oracle = oracle
         self.field = field
@@ -176,10 +180,26 @@ class MatchupEngine:
         # Contrary reverses and Simple doubles the user's own stage changes; Unaware ignores the
         # other side's (so setting up into an Unaware target gains nothing). Off: stages as given.
         self.stat_abilities = stat_abilities
+        self.hit_boosts = hit_boosts
+        self.status_orbs = status_orbs
+        self.sticky_web = sticky_web
         self._options: dict[tuple[Mon, Mon, bool], list[Option]] = {}
         self._duels: dict[tuple, Duel] = {}
 
     # -- damage requests -------------------------------------------------------------------
+    def entering(self, mon: Mon, ours: bool = True) -> Mon:
+        """The Pokémon as it would be on switching in: boosts cleared, and (with `sticky_web`) the
+        Speed drop a Sticky Web on its side puts on a grounded Pokémon without Heavy-Duty Boots."""
+        fresh = mon.fresh()
+        if not (self.sticky_web and self.field.side(ours).sticky_web) or not is_grounded(mon):
+            return fresh
+        if mon.item == "heavydutyboots" or mon.ability in _BLOCKS_HIT_DROPS - {"shielddust"}:
+            return fresh
+        drop = 1 if mon.ability == "contrary" else -1
+        boosts = list(fresh.boosts)
+        boosts[BOOSTABLE.index("spe")] = drop
+        return fresh.with_boosts(tuple(boosts))
+
     def keys(self, a: Mon, b: Mon, a_ours: bool = True) -> list[tuple]:
         keys = [(a, b, m, self.field, a_ours) for m in a.moves]
         keys += [(b, a, m, self.field, not a_ours) for m in b.moves]
@@ -221,6 +241,10 @@ class MatchupEngine:
                 recoil = facts.recoil * mean * bmax / max(1, a.max_hp)
             if facts.id in ("mindblown", "steelbeam"):
                 recoil = 0.5
+            self_boosts, target_boosts = facts.self_boosts, ()
+            if self.hit_boosts and a.ability != "sheerforce":
+                self_boosts += facts.hit_self_boosts
+                target_boosts = _hit_target_boosts(facts.hit_target_boosts, b)
             out.append(
                 Option(
                     move=move_id,
@@ -233,7 +257,8 @@ class MatchupEngine:
                     and facts.id not in ("bodypress", "foulplay"),
                     recoil=0.0 if a.ability in ("rockhead", "magicguard") else recoil,
                     drain=facts.drain * mean * bmax / max(1, a.max_hp),
-                    self_boosts=facts.self_boosts,
+                    self_boosts=self_boosts,
+                    target_boosts=target_boosts,
                     contact="contact" in facts.flags,
                     switches_out=facts.self_switch,
                     charge=self.charge_moves and needs_charge(move_id, self.field),
@@ -330,9 +355,11 @@ class MatchupEngine:
                 if chances is not None and self._lethal_chance(user, action, target, chances, A):
                     continue
                 self._act(user, action, target, worst, is_a=user is A)
-            for s in (A, B):
+            for s, foe in ((A, B), (B, A)):
                 if s.hp > 0:
                     self._residual(s)
+                    if self.status_orbs:
+                        self._activate_orb(s, foe)
         a_wins = B.hp <= 0 < A.hp or (A.hp > 0 and B.hp > 0 and A.hp >= B.hp)
         a_hp, b_hp, p, open_share = max(0.0, A.hp), max(0.0, B.hp), -1.0, -1.0
         if chances is not None:
@@ -493,6 +520,9 @@ class MatchupEngine:
                 user.hp -= 1 / 8
         for stat, n in opt.self_boosts:
             _boost(user, stat, n)
+        if dealt > 0 and target.hp > 0:
+            for stat, n in opt.target_boosts:
+                _boost(target, stat, n)
         user.hp = min(1.0, user.hp)
         if opt.move == "knockoff" and dealt > 0 and target.hp > 0 and _knockable(target.mon):
             self._lose_item(target, user)
@@ -547,6 +577,18 @@ class MatchupEngine:
                 s.hp -= 1 / 16
         if self.field.terrain == "grassy" and is_grounded(mon):
             s.hp = min(1.0, s.hp + 1 / 16)
+
+    def _activate_orb(self, s: _Side, foe: _Side) -> None:
+        """A Flame or Toxic Orb burns or badly poisons its holder at the end of its first turn (no
+        damage until the next); Guts, Facade, Quick Feet, Toxic Boost, Marvel Scale and Poison Heal
+        then change both sides' damage and the speed order, so both sides' moves are priced again."""
+        status = _ORB_STATUS.get(s.mon.item)
+        if status is None or s.mon.status or not _can_take(s.mon, status):
+            return
+        s.mon = replace(s.mon, status=status)
+        s.toxic = 1
+        s.options = _usable(self.options(s.mon, foe.mon, s.ours), s.locked)
+        foe.options = _usable(self.options(foe.mon, s.mon, foe.ours), foe.locked)
 
     # -- against a distribution of builds ----------------------------------------------------
     def versus(
@@ -618,6 +660,41 @@ class MatchupEngine:
         """Wins the 1v1 even after taking one more hit (thesis 3.5.1)."""
         hit = self.incoming(builds, a)
         return self.versus(a, builds, a_pre_damage=hit).p_win >= threshold
+
+
+_ORB_STATUS = {"flameorb": "brn", "toxicorb": "tox"}
+# Abilities and items that keep a hit's stat drops off their holder (Mirror Armor sends them back,
+# counted here as kept off), and those that keep off one stat's drops.
+_BLOCKS_HIT_DROPS = {"clearbody", "whitesmoke", "fullmetalbody", "shielddust", "mirrorarmor"}
+_BLOCKS_ITEMS = {"clearamulet", "covertcloak"}
+_KEEPS_STAT = {"hypercutter": "atk", "bigpecks": "def"}
+_RAISED_BY_DROPS = {"defiant": "atk", "competitive": "spa"}
+
+
+def _hit_target_boosts(
+    boosts: tuple[tuple[str, int], ...], target: Mon
+) -> tuple[tuple[str, int], ...]:
+    """The stat changes a hit's sure secondary leaves on this target: none past Clear Body,
+    Shield Dust or a Covert Cloak; Defiant and Competitive answer a drop with +2."""
+    if not boosts or target.ability in _BLOCKS_HIT_DROPS or target.item in _BLOCKS_ITEMS:
+        return ()
+    kept = tuple((s, n) for s, n in boosts if _KEEPS_STAT.get(target.ability) != s)
+    raised = _RAISED_BY_DROPS.get(target.ability)
+    if raised and any(n < 0 for _, n in kept):
+        kept += ((raised, 2),)
+    return kept
+
+
+def _can_take(mon: Mon, status: str) -> bool:
+    """Whether an orb's status can land on its holder (types and abilities that are immune)."""
+    if mon.ability in ("comatose", "purifyingsalt"):
+        return False
+    if status == "brn":
+        return "FIRE" not in mon.types and mon.ability not in ("waterveil", "waterbubble")
+    return not ({"POISON", "STEEL"} & set(mon.types)) and mon.ability not in (
+        "immunity",
+        "pastelveil",
+    )
 
 
 def _usable(options: list[Option], locked: str | None) -> list[Option]:

@@ -58,6 +58,10 @@ class MoveFacts:
     has_secondary: bool
     target: str
     locks_user: bool = False  # Outrage, Petal Dance, Thrash...: 2-3 turns locked in, then confused
+    # A damaging move's sure secondary stat changes (chance 100), which Sheer Force removes: on the
+    # user (Trailblaze, Flame Charge, Rapid Spin) and on the target it hits (Lunge, Icy Wind, Snarl).
+    hit_self_boosts: tuple[tuple[str, int], ...] = ()
+    hit_target_boosts: tuple[tuple[str, int], ...] = ()
 
     @property
     def drops_user(self) -> bool:
@@ -91,6 +95,25 @@ class MoveFacts:
 
 def _pairs(d: dict | None) -> tuple[tuple[str, int], ...]:
     return tuple(sorted((d or {}).items()))
+
+
+def _sure_secondary_boosts(
+    entry: dict,
+) -> tuple[tuple[tuple[str, int], ...], tuple[tuple[str, int], ...]]:
+    """The stat changes a damaging move's chance-100 secondaries make: (on the user, on the target)."""
+    secondaries = entry.get("secondaries") or (
+        [entry["secondary"]] if isinstance(entry.get("secondary"), dict) else []
+    )
+    user: dict[str, int] = {}
+    target: dict[str, int] = {}
+    for sec in secondaries:
+        if not isinstance(sec, dict) or sec.get("chance", 100) < 100:
+            continue
+        own = sec.get("self")
+        if isinstance(own, dict):
+            user.update(own.get("boosts") or {})
+        target.update(sec.get("boosts") or {})
+    return _pairs(user), _pairs(target)
 
 
 def _category(entry: dict, gen: int) -> str:
@@ -141,6 +164,7 @@ def move_facts(move_id: str, gen: int = GEN) -> MoveFacts | None:
     if status not in _MAJOR_STATUS:
         status = None
     side = entry.get("sideCondition")
+    hit_self, hit_target = _sure_secondary_boosts(entry) if category != "Status" else ((), ())
     return MoveFacts(
         id=move_id,
         name=entry.get("name", move_id),
@@ -166,6 +190,8 @@ def move_facts(move_id: str, gen: int = GEN) -> MoveFacts | None:
         target=str(entry.get("target", "normal")),
         locks_user=isinstance(entry.get("self"), dict)
         and entry["self"].get("volatileStatus") == "lockedmove",
+        hit_self_boosts=hit_self,
+        hit_target_boosts=hit_target,
     )
 
 

@@ -74,7 +74,7 @@ def _prefetch(engine: MatchupEngine, sit: Situation, deadline: Deadline, config:
     for key, mon in sit.ours.items():
         if key != sit.active_key:
             for b, _w in builds:
-                keys += engine.keys(mon.fresh(), b)
+                keys += engine.keys(engine.entering(mon), b)
     # The decision waits at most a third of its budget for the bridge; late answers serve later turns.
     wait_s = max(0.0, deadline.until - time.perf_counter()) * BRIDGE_SHARE
     engine.oracle.prefetch(keys, wait_s=wait_s, max_calcs=config.bridge_max_calcs)
@@ -108,6 +108,9 @@ def decide(
         chance=config.engine_chance,
         charge_moves=config.charge_moves,
         stat_abilities=config.stat_abilities,
+        hit_boosts=config.hit_boosts,
+        status_orbs=config.status_orbs,
+        sticky_web=config.sticky_web,
     )
     phase = phase_of(sit, config)
     _prefetch(engine, sit, deadline, config)

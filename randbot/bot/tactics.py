@@ -180,7 +180,9 @@ class Tactics:
             out.append(
                 (
                     key,
-                    self.engine.versus(mon.fresh(), self.enemy, a_pre_damage=self.incoming_on(mon)),
+                    self.engine.versus(
+                        self.engine.entering(mon), self.enemy, a_pre_damage=self.incoming_on(mon)
+                    ),
                 )
             )
             if self.deadline.expired():
@@ -196,7 +198,9 @@ class Tactics:
             if mon is None:
                 continue
             pre = hazard_fraction(mon, self.sit.field, ours=True)
-            out.append((key, self.engine.versus(mon.fresh(), self.enemy, a_pre_damage=pre)))
+            out.append(
+                (key, self.engine.versus(self.engine.entering(mon), self.enemy, a_pre_damage=pre))
+            )
         return out
 
 
