@@ -46,3 +46,17 @@ def test_no_thunder_wave_into_a_ground_type(explain_battle):
     on = _first_decision(explain_battle, log, 5, "skip_futile", True)
     assert "plan-stay: move thunderwave" in off
     assert "thunderwave" not in on.split(" | ")[0]
+
+
+@pytest.mark.integration
+def test_a_close_stay_or_switch_is_searched_alone_and_the_switch_that_saves_the_active_played(
+    explain_battle,
+):
+    """Turn 4 again: the full search is given no time to value anything (1 ms), so the stay and
+    the two switches within 0.1 of it are searched on their own: staying loses Vespiquen to
+    Dodrio's Brave Bird for little, and a switch is played instead."""
+    config = {"search": True, "think_ms": 1, "search_tie_window": 0.1, "search_tie_ms": 2000}
+    lines = explain_battle(FIXTURES / "feeding-vs-heuristic.log.json", "4", config)
+    line = next(line for line in lines if " t4 " in line)
+    assert "stay or switch searched alone: move " in line, line
+    assert "defeat/search-tie: switch" in line, line

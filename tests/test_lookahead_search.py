@@ -211,3 +211,15 @@ def test_a_discover_rule_the_search_could_not_value_gives_way_to_the_plan() -> N
     assert played.target == "moonblast" and "did not value" in played.notes["discover"]["why"]
     same = check_rule(result, _rule("moonblast", "1-ko"), _decision("moonblast"), WORLD)
     assert same.phase == "discover" and "discover" not in same.notes
+
+
+def test_a_close_stay_or_switch_names_the_stay_and_the_switches_within_the_window() -> None:
+    from randbot.lookahead.search import tie_choices
+
+    cands = [("stay", 1.83), ("switch p1: Zapdos", 1.79), ("move psychic", 0.4)]
+    stay = Decision("move", "psychic", "defeat", "plan-stay", candidates=cands)
+    assert tie_choices(stay, WORLD, 0.1) == ["move psychic", "switch 2"]
+    assert tie_choices(stay, WORLD, 0.02) == []  # no switch that close
+    # Only the plan's own stay: a rule's move or a switch is left as it is.
+    ko = Decision("move", "psychic", "defeat", "1-ko", candidates=cands)
+    assert tie_choices(ko, WORLD, 0.1) == []

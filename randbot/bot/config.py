@@ -117,6 +117,10 @@ class BotConfig:
     # The search runs only when at most this many Pokémon stand on both sides together (ours,
     # the enemy's seen and unseen): 12 is every turn.
     search_max_standing: int = 12
+    # A plan's stay with a switch valued within this of it, left unvalued by the full search, is
+    # searched again as the stay against those switches only (0: off).
+    search_tie_window: float = 0.0
+    search_tie_ms: float = 50.0
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -148,6 +152,10 @@ class BotConfig:
         if config.search_scope not in ("all", "moves", "attacks"):
             raise RandbotError(
                 f"search_scope must be all, moves or attacks, not {config.search_scope!r}"
+            )
+        if config.search_tie_window < 0:
+            raise RandbotError(
+                f"search_tie_window must be 0 or more, not {config.search_tie_window}"
             )
         if config.think_ms <= 0:
             raise RandbotError(f"think_ms must be positive, not {config.think_ms}")

@@ -84,6 +84,13 @@ def _explain_search(payload: dict[str, Any]) -> str:
 
 
 def _search_figures(search: dict[str, Any]) -> str:
+    tie = search.get("tie")
+    if tie:
+        values = ", ".join(f"{c} {v:+.3f}" for c, v in tie.get("values", []))
+        text = f" | stay or switch searched alone: {values or tie.get('fallback', 'no value')}"
+        if search.get("overrode"):
+            text += f"; overrode {search['overrode']} ({search.get('overrode_rule', '?')})"
+        return text
     if "fallback" in search:
         return f" | search fell back: {search['fallback']}"
     values = ", ".join(f"{c} {v:+.3f}" for c, v in search.get("values", []))

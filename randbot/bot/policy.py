@@ -169,6 +169,8 @@ def _start_search(
         leaves=config.search_leaf == "planner",
         luck=config.search_luck,
         scope=config.search_scope,
+        tie_window=config.search_tie_window,
+        tie_ms=config.search_tie_ms,
     )
     try:
         return lookahead.start(sit, settings, last_moves, allow_tera=config.tera)

@@ -14,7 +14,7 @@ import logging
 import time
 import zlib
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from randbot.bot.decision import Decision
@@ -61,6 +61,10 @@ class SearchSettings:
     # turn that changes nothing (Protect, Roost at full HP) at the planner's own root value, but
     # an attack's turn played out exactly: it favours waiting. Attacks against attacks are fair.
     scope: str = "all"
+    # A stay the Defeat planner chose over a switch it valued within this of the stay is searched
+    # again, stay against those switches only, when the full search could not value it (0: off).
+    tie_window: float = 0.0
+    tie_ms: float = 50.0  # the time that second search has
 
 
 @dataclass
@@ -70,6 +74,7 @@ class Pending:
     ours: list[str]
     started: float
     settings: SearchSettings
+    seed: int = 0
 
 
 @dataclass
@@ -99,6 +104,10 @@ def start(
     ours = our_choices(battle, worlds[0], allow_tera)
     if len(ours) < 2:
         return None
+    return _submit(worlds, ours, settings, seed)
+
+
+def _submit(worlds: list[World], ours: list[str], settings: SearchSettings, seed: int) -> Pending:
     rid = shared_worker().submit(
         "search",
         worlds=[
@@ -114,7 +123,7 @@ def start(
         leaves=settings.leaves,
         luck=settings.luck,
     )
-    return Pending(rid, worlds, ours, time.perf_counter(), settings)
+    return Pending(rid, worlds, ours, time.perf_counter(), settings, seed)
 
 
 def collect(
@@ -255,8 +264,77 @@ def finish(
     result = charge_tera(result, decision, pending.settings.tera_cost)
     if plan is not None:
         decision = check_rule(result, decision, plan, pending.worlds[0])
-    return check(
+    decision = check(
         result, decision, pending.worlds[0], pending.settings.margin, pending.settings.scope
+    )
+    return break_tie(pending, decision)
+
+
+def tie_choices(decision: Decision, world: World, window: float) -> list[str]:
+    """The planner's stay and the switches it valued within `window` of it (at most two), in the
+    simulator's words; empty unless the decision is the plan's stay with such a switch."""
+    if decision.kind != "move" or decision.rule != "plan-stay" or not decision.candidates:
+        return []
+    stay = dict(decision.candidates).get("stay")
+    own = _choice(decision, world)
+    if stay is None or own is None:
+        return []
+    close = [
+        label.split(" ", 1)[1]
+        for label, value in sorted(decision.candidates, key=lambda kv: -kv[1])
+        if label.startswith("switch ") and value >= stay - window
+    ]
+    switches = [choice_of("switch", key, False, world) for key in close if key in world.our_keys]
+    return [own, *switches[:2]] if switches else []
+
+
+def break_tie(pending: Pending, decision: Decision) -> Decision:
+    """A close stay-or-switch call the full search left unvalued, searched again on its own: the
+    stay against the close switches, the best played (the stay unless a switch beats it by the
+    margin). The planner's values saturate when it sees the battle won, so losing the active for
+    nothing and switching can tie; one exact turn tells them apart."""
+    summary = decision.notes.get("search", {})
+    if pending.settings.tie_window <= 0 or not ("fallback" in summary or summary.get("unsearched")):
+        return decision
+    world = pending.worlds[0]
+    ours = [
+        c for c in tie_choices(decision, world, pending.settings.tie_window) if c in pending.ours
+    ]
+    if len(ours) < 2:
+        return decision
+    try:
+        settings = replace(pending.settings, think_ms=pending.settings.tie_ms)
+        tie = _submit(pending.worlds, ours, settings, pending.seed)
+        result = collect(tie, None)
+    except SimWorkerError as error:
+        summary["tie"] = {"fallback": str(error)[:200]}
+        return decision
+    values = result.values
+    figures = {
+        "tie": {
+            "values": [[_label(c, world), round(v, 3)] for c, v in values.items()],
+            "turns": result.turns,
+            "ms": result.ms,
+        }
+    }
+    decision.notes["search"] = {**summary, **figures}
+    own = ours[0]
+    if own not in values:
+        return decision
+    best = max(values, key=lambda c: values[c])
+    if best == own or values[best] <= values[own] + pending.settings.margin:
+        return decision
+    kind, target, _ = order_of(best, world)
+    decision.notes["search"]["overrode"] = decision.label()
+    decision.notes["search"]["overrode_rule"] = f"{decision.phase}/{decision.rule}"
+    return Decision(
+        kind,
+        target,
+        decision.phase,
+        "search-tie",
+        candidates=decision.candidates,
+        assumed=decision.assumed,
+        notes=decision.notes,
     )
 
 
