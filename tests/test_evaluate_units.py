@@ -150,3 +150,21 @@ def test_think_ms_below_zero_is_one_clear_error(tmp_path: Path) -> None:
     )  # fmt: skip
     assert done.returncode != 0
     assert done.stderr.strip().splitlines()[-1].endswith("--think-ms must be 0 or more, not -5")
+
+
+def test_an_out_path_that_is_a_file_is_one_clear_error(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    taken = tmp_path / "out"
+    taken.write_text("")
+    done = subprocess.run(
+        [sys.executable, "-m", "randbot", "evaluate", "--players", "randbot,random",
+         "--battles", "2", "--out", str(taken)],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.strip().splitlines() == [
+        f"randbot evaluate: error: --out {taken} is a file, not a directory for the results"
+    ]
+    assert taken.read_text() == ""  # nothing lost

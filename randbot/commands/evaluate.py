@@ -168,6 +168,8 @@ def _validate(args: argparse.Namespace) -> tuple[list[str], str]:
         )
     if args.ray and args.decision_logs:
         raise RandbotError("--decision-logs writes on this machine: not with --ray")
+    if args.out and Path(args.out).exists() and not Path(args.out).is_dir():
+        raise RandbotError(f"--out {args.out} is a file, not a directory for the results")
     if args.ray:
         import_ray()  # not installed: say how to install it, before anything starts
     if args.think_ms is not None and args.think_ms < 0:
