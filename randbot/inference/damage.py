@@ -107,8 +107,8 @@ def enemy_set(build: Build, state: dict[str, Any]) -> dict[str, Any]:
     return spec
 
 
-def usable_move(move_id: str) -> bool:
-    entry = move_entry(move_id)
+def usable_move(move_id: str, gen: int = 9) -> bool:
+    entry = move_entry(move_id, gen)
     if entry is None or entry.get("category") == "Status" or move_id in UNMODELLED:
         return False
     if entry.get("multihit") or entry.get("damage") or entry.get("ohko"):

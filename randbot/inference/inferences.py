@@ -212,12 +212,12 @@ def repeat_suggests_choice(
 
 
 def life_orb_recoil(
-    belief: EnemyBelief, move_id: str, recoil_seen: bool, stint: int, turn: int
+    belief: EnemyBelief, move_id: str, recoil_seen: bool, stint: int, turn: int, gen: int = 9
 ) -> None:
     """A damaging hit costs a Life Orb holder 10% (unless Magic Guard, or Sheer Force on a boosted move)."""
     if recoil_seen:
         return  # the reveal rule covers it
-    secondary = move_has_secondary(move_id)
+    secondary = move_has_secondary(move_id, gen)
     _add(
         belief,
         "not:lifeorb",
@@ -496,5 +496,5 @@ def team_slot(belief: EnemyBelief, format_id: str, lead: bool, stint: int, turn:
     )
 
 
-def is_status_move(move_id: str) -> bool:
-    return move_category(move_id) == "Status"
+def is_status_move(move_id: str, gen: int = 9) -> bool:
+    return move_category(move_id, gen) == "Status"

@@ -74,14 +74,14 @@ def effective_speed(
     return speed
 
 
-def move_priority_for(move_id: str, ability: str, hp_full: bool, terrain: str) -> int:
-    priority = move_priority(move_id)
+def move_priority_for(move_id: str, ability: str, hp_full: bool, terrain: str, gen: int = 9) -> int:
+    priority = move_priority(move_id, gen)
     ability = to_id(ability)
-    if ability == "prankster" and move_category(move_id) == "Status":
+    if ability == "prankster" and move_category(move_id, gen) == "Status":
         priority += 1
-    if ability == "galewings" and hp_full and move_type(move_id) == "Flying":
+    if ability == "galewings" and hp_full and move_type(move_id, gen) == "Flying":
         priority += 1
-    if ability == "triage" and move_is_healing(move_id):
+    if ability == "triage" and move_is_healing(move_id, gen):
         priority += 3
     if move_id == "grassyglide" and terrain == "grassyterrain":
         priority += 1
@@ -183,14 +183,14 @@ class SpeedCheck:
             item_lost=ours["item_lost"],
         )
         our_priority = move_priority_for(
-            ours["move"], our_state.ability or "", ours["hp_full"], ours["terrain"]
+            ours["move"], our_state.ability or "", ours["hp_full"], ours["terrain"], tracker.gen
         )
         held_now = their_state.item if their_state.item_changed else None
 
         def fits(build: Build) -> bool:
             ability = build.ability or ""
             their_priority = move_priority_for(
-                theirs["move"], ability, theirs["hp_full"], theirs["terrain"]
+                theirs["move"], ability, theirs["hp_full"], theirs["terrain"], tracker.gen
             )
             if their_priority != our_priority:
                 return True
@@ -203,7 +203,7 @@ class SpeedCheck:
                 "myceliummight",
             ):
                 return True
-            raw = _raw_speed(build)
+            raw = _raw_speed(build, tracker.gen)
             if raw is None:
                 return True
             speed = effective_speed(
@@ -247,7 +247,7 @@ class SpeedCheck:
         belief.speed_range = (low, high)
 
 
-def _raw_speed(build: Build) -> float | None:
+def _raw_speed(build: Build, gen: int = 9) -> float | None:
     method = getattr(build, "speed_stat", None)
     if method is not None:
         try:
@@ -256,5 +256,5 @@ def _raw_speed(build: Build) -> float | None:
             value = method()
         if value is not None:
             return float(value)
-    value = speed_stat(build.species, build.level)
+    value = speed_stat(build.species, build.level, gen=gen)
     return float(value) if value is not None else None

@@ -100,7 +100,7 @@ class BattleTracker(RevealRules, DamageChecks):
             species = mon.get("species") or mon.get("name") or ""
             nickname = mon.get("name") or species
             level = int(mon.get("level") or 100)
-            entry = species_entry(species)
+            entry = species_entry(species, self.gen)
             if not entry:
                 continue
             evs, ivs = mon.get("evs") or {}, mon.get("ivs") or {}
@@ -196,10 +196,10 @@ class BattleTracker(RevealRules, DamageChecks):
         conditions = self.field.side_conditions
         board = Situation(
             own_species=theirs_state.shown_species or theirs_state.species,
-            own_types=_types_of(theirs_state),
+            own_types=_types_of(theirs_state, self.gen),
             own_boosts=_boost_key(theirs_active.boosts),
             foe_species=ours_state.shown_species or ours_state.species,
-            foe_types=_types_of(ours_state),
+            foe_types=_types_of(ours_state, self.gen),
             foe_boosts=_boost_key(ours_active.boosts),
             foe_hazards=frozenset(h for h in HAZARDS if conditions[ours].get(h)),
             own_side_any=bool(conditions[enemy]),
@@ -211,10 +211,13 @@ class BattleTracker(RevealRules, DamageChecks):
             own_screens=frozenset(c for c in SCREENS if conditions[enemy].get(c)),
             own_hp=round(theirs_state.hp, 1),
             foe_statused=bool(ours_state.status) and ours_state.status != "fnt",
-            exhausted=frozenset(m for m, n in theirs_state.pp_used.items() if n >= max_pp(m)),
+            exhausted=frozenset(
+                m for m, n in theirs_state.pp_used.items() if n >= max_pp(m, self.gen)
+            ),
             foe_hp=round(ours_state.hp, 1),
             foe_item=ours_state.item != "",
             foe_ability=to_id(ours_state.ability or ""),
+            gen=self.gen,
         )
         return theirs_active.key, ours_active.key, board
 
@@ -344,7 +347,12 @@ class BattleTracker(RevealRules, DamageChecks):
         if self._is_ours(ident) and not called:
             self._watch_ko(move_id)
         self._close_hit()
-        if not called and active is not None and self.calc is not None and usable_move(move_id):
+        if (
+            not called
+            and active is not None
+            and self.calc is not None
+            and usable_move(move_id, self.gen)
+        ):
             self._open_hit(ident, move_id)
         if called or active is None:
             return
@@ -362,7 +370,7 @@ class BattleTracker(RevealRules, DamageChecks):
         inf.reveal_move(belief, move_id, stint, turn)
         if not event.locked:
             used = state.pp_used[move_id] = state.pp_used.get(move_id, 0) + 1
-            if used == max_pp(move_id):
+            if used == max_pp(move_id, self.gen):
                 # From now on the player cannot click it: the scripted models choose among the rest.
                 belief._explain(
                     f"out-of-pp:{move_id}",
@@ -371,12 +379,15 @@ class BattleTracker(RevealRules, DamageChecks):
                     0,
                 )
         self._team_evidence(state, move_id=move_id)
-        if move_category(move_id) == "Status":
+        if move_category(move_id, self.gen) == "Status":
             inf.status_move_rules_out_assault_vest(belief, move_id, stint, turn)
         self._choice_check(belief, state, active)
         if not event.locked and "encore" not in active.volatiles:
             self._record_decision(belief, state, active, move_id)
-        if move_category(move_id) != "Status" and move_id not in ("futuresight", "doomdesire"):
+        if move_category(move_id, self.gen) != "Status" and move_id not in (
+            "futuresight",
+            "doomdesire",
+        ):
             self._life_orb = {
                 "ident": ident,
                 "move": move_id,
@@ -512,7 +523,9 @@ class BattleTracker(RevealRules, DamageChecks):
             if command == "faint" and parse_ident(fields[1]) == lo["ident"]:
                 alive = False
             if belief is not None and lo["hit"] and not lo["cancel"] and alive:
-                inf.life_orb_recoil(belief, lo["move"], lo["recoil"], lo["stint"], self.turn)
+                inf.life_orb_recoil(
+                    belief, lo["move"], lo["recoil"], lo["stint"], self.turn, self.gen
+                )
         if command in ("upkeep", "turn", "switch", "drag", "cant"):
             self._close_hit()
         if command in ("move", "upkeep", "turn", "switch", "drag", "cant"):

@@ -53,8 +53,12 @@ class RevealRules(TrackerState):
             chosen_against = self.mons.get((self.our_role, board[1]))
             if chosen_against is not None:
                 target = chosen_against
-        target_types = _types_of(target)
-        user_types = (state.terastallized,) if state.terastallized else species_types(state.species)
+        target_types = _types_of(target, self.gen)
+        user_types = (
+            (state.terastallized,)
+            if state.terastallized
+            else species_types(state.species, self.gen)
+        )
         if situation is not None:
             user_types = situation.own_types
         # A click repeated on the same board adds nothing new (the same player, the same choice); a
@@ -63,7 +67,7 @@ class RevealRules(TrackerState):
         if key in active.decided:
             return
         active.decided.add(key)
-        ratios = stat_ratios(state.shown_species or state.species, target.species)
+        ratios = stat_ratios(state.shown_species or state.species, target.species, self.gen)
         decision = Decision(
             move_id,
             tuple(user_types),
@@ -72,6 +76,7 @@ class RevealRules(TrackerState):
             self.turn,
             ratios,
             situation,
+            self.gen,
         )
         belief.add_decision(decision, target.species)
 
@@ -357,7 +362,9 @@ class RevealRules(TrackerState):
                 inf.no_rock_damage_means_boots(belief, stint, turn)
             elif entry["spikes"]:
                 types = (
-                    state.terastallized and [state.terastallized] or species_types(state.species)
+                    state.terastallized
+                    and [state.terastallized]
+                    or species_types(state.species, self.gen)
                 )
                 inf.no_spikes_damage(belief, "Flying" in types, stint, turn)
         effects = inf.entry_effects()

@@ -24,6 +24,7 @@ from randbot.protocol import (
     Ident,
     species_key,
 )
+from setdb.formats import generation
 
 log = logging.getLogger("randbot.inference")
 
@@ -48,6 +49,8 @@ class TrackerState:
         our_name: str | None = None,
     ) -> None:
         self.format_id = to_id(format_id)
+        # Species, move and type data come from this generation's dex.
+        self.gen = generation(self.format_id) or 9
         self.our_role = our_role
         self.our_name = to_id(our_name) if our_name else None
         self.setdb = load_setdb(self.format_id) if setdb is _UNSET else setdb
@@ -208,10 +211,11 @@ class TrackerState:
             state.status = ""
 
 
-def _types_of(state: MonState) -> tuple[str, ...]:
+def _types_of(state: MonState, gen: int) -> tuple[str, ...]:
     if state.terastallized:
         return (state.terastallized,)
-    return species_types(state.shown_species or state.species) or species_types(state.species)
+    shown = species_types(state.shown_species or state.species, gen)
+    return shown or species_types(state.species, gen)
 
 
 def _boost_key(boosts: dict[str, int]) -> tuple[tuple[str, int], ...]:
