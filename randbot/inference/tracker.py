@@ -29,6 +29,7 @@ from randbot.inference.situation import HAZARDS, SCREENS, Situation
 from randbot.inference.speed import SpeedCheck
 from randbot.inference.state import ActiveState
 from randbot.inference.tracker_damage import DamageChecks
+from randbot.inference.tracker_gimmicks import GimmickRules
 from randbot.inference.tracker_reveals import RevealRules
 from randbot.inference.tracker_state import (
     _ACTION_BOUNDARY,
@@ -41,6 +42,7 @@ from randbot.inference.tracker_state import (
 from randbot.protocol import (
     Cant,
     Entered,
+    Ident,
     MoveUsed,
     Tags,
     effect_name,
@@ -54,7 +56,7 @@ from randbot.protocol import (
 )
 
 
-class BattleTracker(RevealRules, DamageChecks):
+class BattleTracker(GimmickRules, RevealRules, DamageChecks):
     def __init__(
         self,
         format_id: str = "gen9randombattle",
@@ -245,7 +247,8 @@ class BattleTracker(RevealRules, DamageChecks):
             belief = self._ensure_belief(state)
             belief.level = details.level
             # Even a Zoroark's disguise shows its teammate's true forme: the rule holds for that teammate.
-            inf.forme_shows_item(belief, details.species, active.stint, self.turn)
+            if self.generation.has_items:
+                inf.forme_shows_item(belief, details.species, active.stint, self.turn, self.gen)
             if new and self._started:
                 # The team's first Pokémon out is the one the generator built as the lead.
                 lead = not self._enemy_led and self.turn == 0 and event.kind == "switch"
@@ -333,6 +336,8 @@ class BattleTracker(RevealRules, DamageChecks):
             state.shown_species = details.species
             if details.tera:
                 state.terastallized = details.tera
+            if self._is_enemy(ident):
+                self._forme_needs_item(ident, details.species)
 
     # --- moves ----------------------------------------------------------------------------------
     def _on_move(self, fields: list[str], tags: Tags) -> None:
@@ -341,6 +346,7 @@ class BattleTracker(RevealRules, DamageChecks):
             return
         ident, move_id, called = event.user, event.move_id, event.called
         active = self.active.get(ident.side)
+        power = self._power_move(ident, move_id, fields[2]) if not called else None
         self._speed.on_move(ident, move_id, called)
         if tags.from_kind == "ability":
             self._ability_seen(ident, tags.from_name, f"used {move_id} through {tags.from_name}")
@@ -355,6 +361,10 @@ class BattleTracker(RevealRules, DamageChecks):
         ):
             self._open_hit(ident, move_id)
         if called or active is None:
+            return
+        if power is not None:
+            self._power_move_evidence(ident, *power, move_id, active)
+            self._life_orb_window(ident, move_id, active, event.target)
             return
         if move_id not in ("struggle", "recharge"):
             if not event.locked:
@@ -379,24 +389,35 @@ class BattleTracker(RevealRules, DamageChecks):
                     0,
                 )
         self._team_evidence(state, move_id=move_id)
-        if move_category(move_id, self.gen) == "Status":
+        if move_category(move_id, self.gen) == "Status" and self.generation.deals_item(
+            "Assault Vest"
+        ):
             inf.status_move_rules_out_assault_vest(belief, move_id, stint, turn)
         self._choice_check(belief, state, active)
         if not event.locked and "encore" not in active.volatiles:
             self._record_decision(belief, state, active, move_id)
-        if move_category(move_id, self.gen) != "Status" and move_id not in (
-            "futuresight",
-            "doomdesire",
-        ):
-            self._life_orb = {
-                "ident": ident,
-                "move": move_id,
-                "hit": False,
-                "recoil": False,
-                "cancel": state.item_changed or state.item == "",
-                "stint": stint,
-                "target": event.target,
-            }
+        self._life_orb_window(ident, move_id, active, event.target)
+
+    def _life_orb_window(
+        self, ident: Ident, move_id: str, active: ActiveState, target: Ident | None
+    ) -> None:
+        """The enemy's damaging move starts: watch for its Life Orb recoil until the action ends."""
+        state = self._mon_of(ident)
+        if state is None or self._belief_of(ident) is None or active.transformed:
+            return
+        if not self.generation.deals_item("Life Orb") or move_id in ("futuresight", "doomdesire"):
+            return
+        if move_category(move_id, self.gen) == "Status":
+            return
+        self._life_orb = {
+            "ident": ident,
+            "move": move_id,
+            "hit": False,
+            "recoil": False,
+            "cancel": state.item_changed or state.item == "",
+            "stint": active.stint,
+            "target": target,
+        }
 
     def _on_cant(self, fields: list[str], tags: Tags) -> None:
         event = read_event(fields)
@@ -548,13 +569,15 @@ class BattleTracker(RevealRules, DamageChecks):
         hp = self._residual_hp.get(ident.name, state.hp)
         if (
             hp < 1.0
+            and self.generation.deals_item("Leftovers", "Black Sludge")
             and ident.name not in self._healed_this_turn
             and "healblock" not in active.volatiles
             and ident.name not in self._heal_blocked
         ):
             inf.leftovers_heal_absent(belief, hp, active.stint, self.turn)
         safeguard = self.field.side_conditions[ident.side].get("safeguard")
-        if not state.status and ident.name not in self._orb_seen and not safeguard:
+        orbs = self.generation.deals_item("Flame Orb", "Toxic Orb")
+        if orbs and not state.status and ident.name not in self._orb_seen and not safeguard:
             if self.field.terrain != "mistyterrain":
                 inf.no_orb_activation(belief, active.stint, self.turn)
 

@@ -161,6 +161,8 @@ class DamageChecks(TrackerState):
     def _choice_check(self, belief: EnemyBelief, state: MonState, active: ActiveState) -> None:
         if state.item_changed or active.item_lost_this_stay:
             return
+        if not self.generation.deals_item(*inf.CHOICE_ITEMS):
+            return
         distinct = list(dict.fromkeys(active.moves_used))
         if len(distinct) >= 2:
             inf.two_moves_rule_out_choice(belief, distinct[:2], active.stint, self.turn)
@@ -211,12 +213,15 @@ class DamageChecks(TrackerState):
         ):
             return
         belief = self._belief_of(fainted)
-        if belief is not None:
+        sturdy = self.generation.sturdy_survives and self.generation.deals_ability("Sturdy")
+        if belief is not None and (sturdy or self.generation.deals_item("Focus Sash")):
             # Mold Breaker and moves that ignore abilities (Sunsteel Strike...) go through Sturdy.
             mold = self._our_ability_is("moldbreaker", "teravolt", "turboblaze") or bool(
                 (move_entry(watch["move"], self.gen) or {}).get("ignoreAbility")
             )
-            inf.ko_from_full_rules_out_sash(belief, watch["move"], mold, watch["stint"], self.turn)
+            inf.ko_from_full_rules_out_sash(
+                belief, watch["move"], mold or not sturdy, watch["stint"], self.turn
+            )
 
     def _on_minor_damage(self, fields: list[str], tags: Tags) -> None:
         event = read_event(fields)
@@ -280,6 +285,7 @@ class DamageChecks(TrackerState):
         if (
             state.item_changed
             or state.item == ""
+            or not self.generation.deals_item("Sitrus Berry")
             or self.field.magic_room
             or self._our_ability_is("unnerve")
             or "healblock" in active.volatiles  # Psychic Noise: no berry healing either

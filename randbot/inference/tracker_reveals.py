@@ -308,6 +308,8 @@ class RevealRules(TrackerState):
         active = self.active.get(ident.side) if ident else None
         if active is not None and len(fields) > 2:
             kind, name = effect_name(fields[2])
+            if to_id(name) == "dynamax":
+                self._dynamax_started(active)
             active.volatiles.add(to_id(name))
             if kind == "ability" and ident is not None:
                 self._ability_seen(ident, name, f"started {name}")
@@ -341,12 +343,13 @@ class RevealRules(TrackerState):
         if state is None or belief is None:
             return
         stint, turn = entry["stint"], self.turn
-        if not entry["item_changed"]:
+        if not entry["item_changed"] and self.generation.has_items:
             self._entry_items(entry, state, belief, stint, turn)
         if state.fainted:
             return
         if (
-            not entry["ability_changed"]
+            self.generation.has_abilities
+            and not entry["ability_changed"]
             and not entry["neutralizing_gas"]
             and not self._neutralizing_gas
         ):
@@ -355,12 +358,17 @@ class RevealRules(TrackerState):
     def _entry_items(
         self, entry: dict, state: MonState, belief: EnemyBelief, stint: int, turn: int
     ) -> None:
+        deals, boots = self.generation.deals_item, "Heavy-Duty Boots"
         if entry["hurt"]:
-            inf.hazards_hurt_rule_out_boots(belief, entry["hurt"], stint, turn)
+            if deals(boots):
+                inf.hazards_hurt_rule_out_boots(belief, entry["hurt"], stint, turn)
         elif not state.fainted:
-            if entry["rocks"]:
+            if entry["rocks"] and (deals(boots) or self.generation.deals_ability("Magic Guard")):
                 inf.no_rock_damage_means_boots(belief, stint, turn)
-            elif entry["spikes"]:
+            elif entry["spikes"] and (
+                deals(boots, "Air Balloon")
+                or self.generation.deals_ability("Magic Guard", "Levitate")
+            ):
                 types = (
                     state.terastallized
                     and [state.terastallized]
@@ -372,12 +380,13 @@ class RevealRules(TrackerState):
             return
         illusion = self._enemy_illusion_possible()
         for item in effects["announce_items"]:
-            if to_id(item) not in entry["items"]:
+            if to_id(item) not in entry["items"] and deals(item):
                 inf.silent_entry_rules_out_item(belief, item, stint, turn, illusion)
         booster_ok = all(
             (entry["weather"] != w if w.endswith("day") else entry["terrain"] != w)
             for w in effects["booster_abilities"].values()
         )
+        booster_ok = booster_ok and deals("Booster Energy")
         if booster_ok and "boosterenergy" not in entry["items"] and not state.fainted:
             inf.silent_entry_rules_out_item(belief, "Booster Energy", stint, turn, illusion)
 
@@ -385,17 +394,19 @@ class RevealRules(TrackerState):
         effects = inf.entry_effects()
         seen = entry["abilities"]
         silent = []
+        dealt = self.generation.deals_ability
         for ability in effects["announce_abilities"]:
-            if to_id(ability) in seen:
+            if to_id(ability) in seen or not dealt(ability):
                 continue
             if ability in ("Intimidate", "Download") and not entry["foe_present"]:
                 continue
             silent.append(ability)
         for ability, weather in effects["weather_abilities"].items():
-            if to_id(ability) not in seen and entry["weather"] != weather:
+            weather = self.generation.weather_of(weather)
+            if to_id(ability) not in seen and entry["weather"] != weather and dealt(ability):
                 silent.append(ability)
         for ability, terrain in effects["terrain_abilities"].items():
-            if to_id(ability) not in seen and entry["terrain"] != terrain:
+            if to_id(ability) not in seen and entry["terrain"] != terrain and dealt(ability):
                 silent.append(ability)
         inf.silent_entry_rules_out_abilities(
             belief, silent, stint, turn, illusion=self._enemy_illusion_possible()
@@ -435,7 +446,9 @@ class RevealRules(TrackerState):
             ):
                 continue
             if state.status == status and not self._our_ability_is("unnerve", "asone"):
-                inf.status_kept_rules_out_lum(belief, status, stint, self.turn)
+                cures = [c for c in inf.status_cures(status) if self.generation.deals_item(c)]
+                if cures:
+                    inf.status_kept_rules_out_lum(belief, status, cures, stint, self.turn)
         self._status_watch = []
 
     def _on_minor_status(self, fields: list[str], tags: Tags) -> None:

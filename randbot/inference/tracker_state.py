@@ -16,6 +16,7 @@ from randbot.inference.dexdata import (
     species_types,
 )
 from randbot.inference.enemy_policy import TeamPolicy
+from randbot.inference.generation import for_format
 from randbot.inference.posterior import EnemyBelief
 from randbot.inference.situation import Situation
 from randbot.inference.state import ActiveState, FieldState, MonState
@@ -24,7 +25,6 @@ from randbot.protocol import (
     Ident,
     species_key,
 )
-from setdb.formats import generation
 
 log = logging.getLogger("randbot.inference")
 
@@ -49,11 +49,13 @@ class TrackerState:
         our_name: str | None = None,
     ) -> None:
         self.format_id = to_id(format_id)
-        # Species, move and type data come from this generation's dex.
-        self.gen = generation(self.format_id) or 9
         self.our_role = our_role
         self.our_name = to_id(our_name) if our_name else None
         self.setdb = load_setdb(self.format_id) if setdb is _UNSET else setdb
+        # What the generation has (items, abilities, Mega, Z, Dynamax); its dex gives species,
+        # move and type data.
+        self.generation = for_format(self.format_id, self.setdb)
+        self.gen = self.generation.gen
         self.calc = calc
         self.turn = 0
         self.field = FieldState()
@@ -74,6 +76,7 @@ class TrackerState:
         self._heal_blocked: set[str] = set()
         self._team_flags: dict[str, tuple[str, str, str]] = {}  # flag -> (species id, name, what)
         self._hit: dict | None = None  # a damaging move in progress (damage-roll check)
+        self._zpower: Ident | None = None  # who announced a Z-move (|-zpower|), until it moves
         self.team_policy = TeamPolicy()
         self._our_sets: dict[str, dict] = {}  # our true sets (replays), by nickname
         self._orb_seen: set[str] = set()
