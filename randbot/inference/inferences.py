@@ -114,12 +114,17 @@ def reveal_move(belief: EnemyBelief, move_id: str, stint: int, turn: int) -> Non
         belief,
         f"move:{move_id}",
         REVEALED,
-        lambda b: not b.moves or move_id in b.moves,
+        lambda b: not b.moves or move_id in b.moves or _hidden_power_of(move_id, b),
         f"used {move_id}",
         stint,
         turn,
         ("move", move_id),
     )
+
+
+def _hidden_power_of(move_id: str, build: Build) -> bool:
+    """The log names every Hidden Power "Hidden Power"; a set holds one of a type (hiddenpowerice)."""
+    return move_id == "hiddenpower" and any(m.startswith("hiddenpower") for m in build.moves)
 
 
 def reveal_item(belief: EnemyBelief, item: str, how: str, stint: int, turn: int) -> None:

@@ -179,6 +179,7 @@ class BattleTracker(GimmickRules, RevealRules, DamageChecks):
         except (IndexError, ValueError):
             self.turn += 1
         self._healed_this_turn.clear()
+        self._item_back.clear()
         self._heal_blocked.clear()
         self._residual_hp.clear()
         self._board = self._snapshot_board()
@@ -363,7 +364,7 @@ class BattleTracker(GimmickRules, RevealRules, DamageChecks):
         if called or active is None:
             return
         if power is not None:
-            self._power_move_evidence(ident, *power, move_id, active)
+            self._power_move_evidence(ident, *power, fields[2], active)
             self._life_orb_window(ident, move_id, active, event.target)
             return
         if move_id not in ("struggle", "recharge"):

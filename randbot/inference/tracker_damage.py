@@ -290,6 +290,7 @@ class DamageChecks(TrackerState):
             or self._our_ability_is("unnerve")
             or "healblock" in active.volatiles  # Psychic Noise: no berry healing either
             or ident.name in self._heal_blocked
+            or ident.name in self._item_back
         ):
             return
         belief = self._belief_of(ident)

@@ -85,24 +85,24 @@ class GimmickRules(TrackerState):
         return None
 
     def _power_move_evidence(
-        self, ident: Ident, kind: str, base: str, move_id: str, active: ActiveState
+        self, ident: Ident, kind: str, base: str, name: str, active: ActiveState
     ) -> None:
         """What the enemy's Z-move or Max move shows: its crystal, its base move or that move's type."""
         belief = self._belief_of(ident)
         if belief is None or active.transformed:
             return
-        stint, turn = active.stint, self.turn
+        stint, turn, move_id = active.stint, self.turn, to_id(name)
         if kind == "z":
             crystal = self._z_crystal(move_id, base)
             if crystal:
-                self._item_seen(ident, crystal, f"used the Z-move {move_id}")
+                self._item_seen(ident, crystal, f"used the Z-move {name}")
         if base:
             inf.reveal_move(belief, base, stint, turn)
             return
         entry = move_entry(move_id, self.gen) or {}
         if entry.get("type"):
             status = entry.get("category") == "Status"
-            inf.power_move_type(belief, move_id, entry["type"], status, self.gen, stint, turn)
+            inf.power_move_type(belief, name, entry["type"], status, self.gen, stint, turn)
 
     def _z_crystal(self, move_id: str, base: str) -> str:
         """The crystal a Z-move needs: the Z-move's own (isZ), or the type's for a status Z-move."""

@@ -163,14 +163,16 @@ class RevealRules(TrackerState):
             lo["hit"] = True
 
     # --- items and abilities --------------------------------------------------------------------
-    def _item_seen(self, ident: Ident, item: str, how: str) -> None:
+    def _item_seen(self, ident: Ident, item: str, how: str, held: bool = True) -> None:
+        """It showed the item; `held`: it still holds it (not when the line follows its use)."""
         state = self._mon_of(ident)
         if state is None:
             return
-        state.item = item
         belief = self._belief_of(ident)
-        if belief is not None:
-            belief.item = item
+        if held:
+            state.item = item
+            if belief is not None:
+                belief.item = item
         if belief is not None and not state.item_changed:
             inf.reveal_item(belief, item, how, self._stint_of(ident), self.turn)
 
@@ -212,6 +214,8 @@ class RevealRules(TrackerState):
             if tags.from_kind == "ability":
                 self._ability_seen(ident, tags.from_name, f"took an item with {tags.from_name}")
             return
+        if tags.from_:
+            self._item_back.add(ident.name)  # Harvest, Recycle, Pickup: given back, not shown
         if event.frisked:
             if tags.of is not None:
                 self._ability_seen(tags.of, "Frisk", "frisked")
@@ -280,7 +284,11 @@ class RevealRules(TrackerState):
         if holder is None:
             return
         if tags.from_kind == "item":
-            self._item_seen(holder, tags.from_name, f"{command} [from] item: {tags.from_name}")
+            # A berry's heal comes after its `-enditem`: the item shows, but it is gone.
+            state = self._mon_of(holder)
+            gone = state is not None and state.item == ""
+            how = f"{command} [from] item: {tags.from_name}"
+            self._item_seen(holder, tags.from_name, how, held=not gone)
         else:
             self._ability_seen(
                 holder, tags.from_name, f"{command} [from] ability: {tags.from_name}"

@@ -73,6 +73,8 @@ class TrackerState:
         self._ko_watch: dict | None = None
         self._residual_hp: dict[str, float] = {}
         self._healed_this_turn: set[str] = set()
+        # Got its item back this turn (Harvest, Recycle): a berry is eaten only after the upkeep.
+        self._item_back: set[str] = set()
         self._heal_blocked: set[str] = set()
         self._team_flags: dict[str, tuple[str, str, str]] = {}  # flag -> (species id, name, what)
         self._hit: dict | None = None  # a damaging move in progress (damage-roll check)
