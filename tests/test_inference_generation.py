@@ -119,3 +119,19 @@ def test_the_tracker_reads_types_from_its_generation() -> None:
         tracker.feed_many(["|start", "|switch|p2a: Clefable|Clefable, L80, F|100/100"])
         state = tracker.mons[("p2", "Clefable")]
         assert species_types(state.species, tracker.gen) == types
+
+
+def test_blitz_uses_gen9_random_battles_team_rules_and_lead_items() -> None:
+    lines = [
+        "|start",
+        "|switch|p1a: Ting-Lu|Ting-Lu, L76|100/100",
+        "|switch|p2a: Glimmora|Glimmora, L78, F|100/100",
+        "|turn|1",
+        "|move|p2a: Glimmora|Stealth Rock|p1a: Ting-Lu",
+    ]
+    for battle_format in ("gen9randombattle", "gen9randombattleblitz"):
+        tracker = BattleTracker(battle_format, our_role="p1")
+        tracker.feed_many(lines)
+        assert tracker.data_format == "gen9randombattle"
+        assert any(w.name == "lead" for w in tracker.belief("Glimmora").weights), battle_format
+        assert tracker._team_flags, battle_format  # one Stealth Rock setter per team

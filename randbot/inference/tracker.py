@@ -253,7 +253,7 @@ class BattleTracker(GimmickRules, RevealRules, DamageChecks):
             if new and self._started:
                 # The team's first Pokémon out is the one the generator built as the lead.
                 lead = not self._enemy_led and self.turn == 0 and event.kind == "switch"
-                inf.team_slot(belief, self.format_id, lead, active.stint, self.turn)
+                inf.team_slot(belief, self.data_format, lead, active.stint, self.turn)
             self._enemy_led = True
             self._open_entry(ident, state)
 

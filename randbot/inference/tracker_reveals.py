@@ -82,7 +82,7 @@ class RevealRules(TrackerState):
 
     def _team_evidence(self, state: MonState, move_id: str = "", ability: str = "") -> None:
         """A member revealed a once-per-team move: the generator culled it from its teammates."""
-        for rule in inf.team_rules(self.format_id):
+        for rule in inf.team_rules(self.data_format):
             if rule["flag"] in self._team_flags:
                 continue
             by_move = move_id and move_id in rule["set_by_moves"]
@@ -97,7 +97,7 @@ class RevealRules(TrackerState):
                     )
 
     def _apply_team_flags(self, belief: EnemyBelief) -> None:
-        for rule in inf.team_rules(self.format_id):
+        for rule in inf.team_rules(self.data_format):
             setter = self._team_flags.get(rule["flag"])
             if setter is not None and setter[0] != belief.species_id:
                 inf.teammate_has_group(belief, rule, setter[1], setter[2], self.turn)

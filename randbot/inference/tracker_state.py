@@ -25,6 +25,7 @@ from randbot.protocol import (
     Ident,
     species_key,
 )
+from setdb.formats import set_database_format
 
 log = logging.getLogger("randbot.inference")
 
@@ -49,6 +50,8 @@ class TrackerState:
         our_name: str | None = None,
     ) -> None:
         self.format_id = to_id(format_id)
+        # The format whose generator dealt the teams (Blitz and Unrated deal Gen 9 Random Battle's).
+        self.data_format = set_database_format(self.format_id) or self.format_id
         self.our_role = our_role
         self.our_name = to_id(our_name) if our_name else None
         self.setdb = load_setdb(self.format_id) if setdb is _UNSET else setdb
