@@ -135,3 +135,14 @@ def test_blitz_uses_gen9_random_battles_team_rules_and_lead_items() -> None:
         assert tracker.data_format == "gen9randombattle"
         assert any(w.name == "lead" for w in tracker.belief("Glimmora").weights), battle_format
         assert tracker._team_flags, battle_format  # one Stealth Rock setter per team
+
+
+def test_paralysis_quarters_speed_before_gen7_and_halves_it_after() -> None:
+    from randbot.inference.speed import effective_speed
+
+    board = dict(stage=0, item="", ability="", status="par", tailwind=False, weather="",
+                 terrain="", volatiles=set(), item_lost=False)  # fmt: skip
+    assert effective_speed(200, gen=1, **board) == 50
+    assert effective_speed(200, gen=6, **board) == 50
+    assert effective_speed(200, gen=7, **board) == 100
+    assert effective_speed(200, gen=9, **board) == 100

@@ -49,6 +49,7 @@ def effective_speed(
     terrain: str,
     volatiles: set[str],
     item_lost: bool,
+    gen: int = 9,
 ) -> float:
     """The speed Showdown sorts actions by (approximately: no intermediate floors)."""
     speed = raw * stage_multiplier(stage)
@@ -68,10 +69,15 @@ def effective_speed(
     elif item == "ironball":
         speed *= 0.5
     if status == "par" and ability != "quickfeet":
-        speed *= 0.5
+        speed *= paralysis_factor(gen)
     if tailwind:
         speed *= 2
     return speed
+
+
+def paralysis_factor(gen: int) -> float:
+    """Paralysis quarters Speed before Gen 7 and halves it from Gen 7 on."""
+    return 0.25 if gen < 7 else 0.5
 
 
 def move_priority_for(move_id: str, ability: str, hp_full: bool, terrain: str, gen: int = 9) -> int:
@@ -181,6 +187,7 @@ class SpeedCheck:
             terrain=ours["terrain"],
             volatiles=ours["volatiles"],
             item_lost=ours["item_lost"],
+            gen=tracker.gen,
         )
         our_priority = move_priority_for(
             ours["move"], our_state.ability or "", ours["hp_full"], ours["terrain"], tracker.gen
@@ -217,6 +224,7 @@ class SpeedCheck:
                 terrain=theirs["terrain"],
                 volatiles=theirs["volatiles"],
                 item_lost=theirs["item_lost"],
+                gen=tracker.gen,
             )
             if enemy_first:
                 return speed >= our_speed - _TOLERANCE
@@ -228,14 +236,16 @@ class SpeedCheck:
             f"vs {ours['move']} at equal priority"
         )
         inf.speed_order(belief, fits, description, theirs["stint"], tracker.turn)
-        self._update_range(belief, theirs, our_speed, enemy_first)
+        self._update_range(belief, theirs, our_speed, enemy_first, tracker.gen)
 
     @staticmethod
-    def _update_range(belief, theirs: dict, our_speed: float, enemy_first: bool) -> None:
+    def _update_range(
+        belief, theirs: dict, our_speed: float, enemy_first: bool, gen: int = 9
+    ) -> None:
         """Bounds on the unboosted speed stat (scarf included), dividing out what we can see."""
         factor = stage_multiplier(theirs["stage"])
         if theirs["status"] == "par":
-            factor *= 0.5
+            factor *= paralysis_factor(gen)
         if theirs["tailwind"]:
             factor *= 2
         bound = our_speed / factor
