@@ -123,3 +123,40 @@ def test_given_truth_conditions_and_renormalises():
     assert given_truth([(band, 0.75), (sash, 0.25)], truth, ("item",)) == [(sash, 1.0)]
     assert given_truth([(band, 1.0)], truth, ("item",)) is None
     assert given_truth([(band, 0.75), (sash, 0.25)], truth, ()) == [(band, 0.75), (sash, 0.25)]
+
+
+FORMAT_LOGS = Path(__file__).parent / "fixtures" / "formats"
+
+
+def test_predict_eval_reads_each_logs_format_and_reports_its_aspects(capsys):
+    assert main(["predict-eval", str(FORMAT_LOGS), "--json", "--no-calc"]) == 0
+    summaries = {s["format"]: s for s in json.loads(capsys.readouterr().out)["formats"]}
+    assert len(summaries) == 11 and "gen1randombattle" in summaries
+    assert summaries["gen1randombattle"]["aspects"] == ["moves", "build"]
+    assert summaries["gen2randombattle"]["aspects"] == ["item", "moves", "build"]
+    assert summaries["gen7randombattle"]["aspects"] == ["item", "moves", "ability", "build"]
+    assert summaries["gen9randombattle"]["aspects"] == ["item", "moves", "ability", "tera", "build"]
+    for battle_format, summary in summaries.items():
+        zero = summary["true_build_probability_zero"]
+        assert zero["points"] == 0, battle_format  # each format's true builds are in its database
+        over = summary["over_turns"]
+        assert over["posterior"]["moves"]["top1"] >= over["prior"]["moves"]["top1"], battle_format
+
+
+def test_predict_eval_table_names_the_format_and_leaves_out_fields_it_lacks(capsys):
+    log = FORMAT_LOGS / "gen1randombattle.log.json"
+    assert main(["predict-eval", str(log), "--no-calc"]) == 0
+    table = capsys.readouterr().out
+    assert table.startswith("gen1randombattle: 1 logs")
+    rows = [line.split()[0] for line in table.splitlines()[4:6]]
+    assert rows == ["moves", "build"]
+
+
+def test_predict_eval_format_option_overrides_the_logs(capsys):
+    log = FORMAT_LOGS / "gen1randombattle.log.json"
+    assert (
+        main(["predict-eval", str(log), "--format", "gen2randombattle", "--json", "--no-calc"]) == 0
+    )
+    assert json.loads(capsys.readouterr().out)["format"] == "gen2randombattle"
+    assert main(["predict-eval", str(log), "--format", "gen9doublesou", "--no-calc"]) == 2
+    assert "not a singles random battle" in capsys.readouterr().err

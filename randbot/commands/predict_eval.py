@@ -6,9 +6,11 @@ import argparse
 import json
 import logging
 import sys
+from pathlib import Path
 
 from randbot.errors import RandbotError
-from randbot.formats import generation_of
+from randbot.formats import generation_of, not_singles_random_message, to_id
+from setdb.formats import build_fields, is_singles_random
 
 log = logging.getLogger("randbot.inference.eval")
 
@@ -19,7 +21,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="score enemy-set prediction on server logs with true teams (randbot play --save-logs)",
     )
     parser.add_argument("logs", nargs="+", help="*.log.json(.gz) files or folders holding them")
-    parser.add_argument("--format", default="gen9randombattle", help="set database format")
+    parser.add_argument(
+        "--format",
+        help="set database format (default: each log's own; logs of several formats get a "
+        "summary each)",
+    )
     parser.add_argument(
         "--side",
         choices=("p1", "p2", "both"),
@@ -47,14 +53,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from randbot.inference.builds import load_setdb
-    from randbot.inference.evaluation import (
-        evaluate_paths,
-        format_table,
-        log_paths,
-        summarize,
-        unexplained,
-    )
+    from randbot.inference.evaluation import format_table, log_paths, unexplained
     from randbot.inference.replay import LogError
 
     try:
@@ -67,29 +66,63 @@ def run(args: argparse.Namespace) -> int:
         paths = paths[: args.limit]
     if not paths:
         raise RandbotError("no *.log.json files found in " + ", ".join(args.logs))
-    setdb = load_setdb(args.format)
-    if setdb is None:
-        raise RandbotError(f"no set database for {args.format}; the evaluation needs its prior")
     oracle = _oracle_aspects(args.oracle)
     roles = ("p1", "p2") if args.side == "both" else (args.side,)
-    calc_context = _calc(args.calc, generation_of(args.format))
     try:
-        with calc_context as calc:
-            points = evaluate_paths(paths, setdb=setdb, roles=roles, calc=calc, oracle=oracle)
+        groups = _by_format(paths, args.format)
+        results = [
+            _evaluate(battle_format, group, roles, args.calc, oracle)
+            for battle_format, group in groups.items()
+        ]
     except LogError as error:
         raise RandbotError(str(error)) from None
-    summary = summarize(points, oracle)
+    summaries = [summary for summary, _ in results]
     if args.json:
-        json.dump(summary, sys.stdout, indent=2)
+        document = summaries[0] if len(summaries) == 1 else {"formats": summaries}
+        json.dump(document, sys.stdout, indent=2)
         print()
     else:
-        print(format_table(summary))
+        print("\n\n".join(format_table(summary) for summary in summaries))
+    points = [point for _, format_points in results for point in format_points]
     for point in unexplained(points)[: args.show_unexplained]:
         print(
             f"{point.log} {point.role} turn {point.turn} {point.species}: {point.excluded_by}",
             file=sys.stderr,
         )
     return 0
+
+
+def _by_format(paths: list[Path], forced: str | None) -> dict[str, list[Path]]:
+    """The logs grouped by their format (each log's own, or `forced` for all), in order."""
+    from randbot.inference.replay import log_format
+
+    groups: dict[str, list[Path]] = {}
+    for path in paths:
+        battle_format = to_id(forced) if forced else log_format(path)
+        groups.setdefault(battle_format, []).append(path)
+    return groups
+
+
+def _evaluate(
+    battle_format: str,
+    paths: list[Path],
+    roles: tuple[str, ...],
+    calc_wanted: bool,
+    oracle: tuple[str, ...],
+) -> tuple[dict, list]:
+    """One format's summary (with its format and build fields) and its points."""
+    from randbot.inference.builds import load_setdb
+    from randbot.inference.evaluation import evaluate_paths, summarize
+
+    if not is_singles_random(battle_format):
+        raise RandbotError(not_singles_random_message(battle_format))
+    setdb = load_setdb(battle_format)
+    if setdb is None:
+        raise RandbotError(f"no set database for {battle_format}; the evaluation needs its prior")
+    with _calc(calc_wanted, generation_of(battle_format)) as calc:
+        points = evaluate_paths(paths, setdb=setdb, roles=roles, calc=calc, oracle=oracle)
+    summary = summarize(points, oracle, fields=build_fields(battle_format))
+    return {"format": battle_format, **summary}, points
 
 
 ORACLE_ASPECTS = ("item", "ability", "tera")

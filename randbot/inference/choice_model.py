@@ -45,8 +45,8 @@ SCRIPTED = ("power", "heuristic")
 
 
 @cache
-def _effectiveness(move_type: str, defender_types: tuple[str, ...]) -> float:
-    chart = _data().type_chart
+def _effectiveness(move_type: str, defender_types: tuple[str, ...], gen: int = 9) -> float:
+    chart = _data(gen).type_chart
     result = 1.0
     for defender in defender_types:
         result *= chart.get(defender.upper(), {}).get(move_type.upper(), 1.0)
@@ -62,9 +62,10 @@ def move_value(
     target_types: tuple[str, ...],
     policy: str,
     ratios: tuple[float, float] = (1.0, 1.0),
+    gen: int = 9,
 ) -> float:
     """How good the move looks to the model; `ratios` = (atk/def, spa/spd) of user over target."""
-    entry = move_entry(move_id)
+    entry = move_entry(move_id, gen)
     if entry is None or entry.get("category") == "Status":
         return STATUS_VALUE.get(policy, 1.0)
     if policy == "power":
@@ -78,7 +79,7 @@ def move_value(
     move_type = entry.get("type", "???")
     if move_type in user_types:
         power *= 1.5
-    power *= _effectiveness(move_type, target_types)
+    power *= _effectiveness(move_type, target_types, gen)
     power *= ratios[0] if entry.get("category") == "Physical" else ratios[1]
     accuracy = entry.get("accuracy", 100)
     if isinstance(accuracy, int | float) and not isinstance(accuracy, bool):
@@ -97,6 +98,7 @@ def _log_likelihood(
     situation: Situation | None,
     item: str = "",
     ability: str = "",
+    gen: int = 9,
 ) -> float:
     if policy == "uniform" or not moves or used not in moves:
         return 0.0
@@ -110,15 +112,15 @@ def _log_likelihood(
         hit = (1.0 - EPSILON) / len(picks) if used in picks else 0.0
         return math.log(len(moves) * (hit + EPSILON / len(moves)))
     raw = {
-        m: move_value(m, user_types, target_types, policy, ratios)
-        * build_factor(m, item, ability, user_types, target_types)
+        m: move_value(m, user_types, target_types, policy, ratios, gen)
+        * build_factor(m, item, ability, user_types, target_types, gen)
         * (board_factor(m, situation) if situation is not None else 1.0)
         for m in moves
     }
     if situation is not None and policy == "typed":
-        best = max((v for m, v in raw.items() if move_category(m) != "Status"), default=40.0)
+        best = max((v for m, v in raw.items() if move_category(m, gen) != "Status"), default=40.0)
         for m in moves:
-            if move_category(m) == "Status":
+            if move_category(m, gen) == "Status":
                 raw[m] = status_value(m, situation, target_types, best)
     values = [raw[m] ** BETA for m in moves]
     share = raw[used] ** BETA / sum(values)
@@ -147,9 +149,10 @@ def build_factor(
     ability: str,
     user_types: tuple[str, ...],
     target_types: tuple[str, ...],
+    gen: int = 9,
 ) -> float:
     """The damage multiplier the build's item and ability give this move (1 when nothing applies)."""
-    entry = move_entry(move_id)
+    entry = move_entry(move_id, gen)
     if entry is None or entry.get("category") == "Status":
         return 1.0
     factor = 1.0
@@ -176,8 +179,8 @@ def build_factor(
         factor *= (
             1.2
             * stab
-            * _effectiveness(new, target_types)
-            / (_effectiveness("Normal", target_types) or 1.0)
+            * _effectiveness(new, target_types, gen)
+            / (_effectiveness("Normal", target_types, gen) or 1.0)
         )
         if "Normal" in user_types:
             factor /= 1.5
@@ -197,7 +200,7 @@ _IMMUNE = {  # our ability -> the move type it absorbs
 @lru_cache(maxsize=10_000)
 def board_factor(move_id: str, situation: Situation) -> float:
     """What the board does to a damaging move's worth to a damage-minded player (typed model only)."""
-    entry = move_entry(move_id)
+    entry = move_entry(move_id, situation.gen)
     if entry is None or entry.get("category") == "Status":
         return 1.0
     if _IMMUNE.get(situation.foe_ability) == entry.get("type"):
@@ -208,7 +211,8 @@ def board_factor(move_id: str, situation: Situation) -> float:
     if move_id == "tripleaxel":
         factor *= 2.0  # 20 + 40 + 60, not 3 x 20
     if move_id == "bodypress":
-        factor *= _stat(situation.own_species, "def") / max(1, _stat(situation.own_species, "atk"))
+        own = situation.own_species
+        factor *= _stat(own, "def", situation.gen) / max(1, _stat(own, "atk", situation.gen))
     if move_id in ("heavyslam", "heatcrash", "lowkick", "grassknot"):
         factor *= _weight_power(move_id, situation) / VARIABLE_POWER
     if entry.get("selfSwitch") is True:  # U-turn, Volt Switch: a pivot is worth more than its power
@@ -218,17 +222,18 @@ def board_factor(move_id: str, situation: Situation) -> float:
     return factor
 
 
-def _stat(species: str, stat: str) -> int:
+def _stat(species: str, stat: str, gen: int = 9) -> int:
     from randbot.inference.dexdata import species_entry
 
-    entry = species_entry(species)
+    entry = species_entry(species, gen)
     return int(entry["baseStats"][stat]) if entry else 100
 
 
 def _weight_power(move_id: str, situation: Situation) -> float:
     from randbot.inference.dexdata import species_entry
 
-    own, foe = species_entry(situation.own_species), species_entry(situation.foe_species)
+    gen = situation.gen
+    own, foe = species_entry(situation.own_species, gen), species_entry(situation.foe_species, gen)
     if not own or not foe:
         return VARIABLE_POWER
     if move_id in ("heavyslam", "heatcrash"):
@@ -242,7 +247,7 @@ def status_value(
     move_id: str, situation: Situation, target_types: tuple[str, ...], best: float
 ) -> float:
     """What a status move is worth on this board to a sensible player (see the module docstring)."""
-    entry = move_entry(move_id) or {}
+    entry = move_entry(move_id, situation.gen) or {}
     middling = STATUS_VALUE["typed"]
     useless = USELESS_SHARE * best
     if move_id in HAZARDS:
@@ -294,6 +299,7 @@ def log_likelihoods(
     target_types: tuple[str, ...],
     ratios: tuple[float, float] = (1.0, 1.0),
     situation: Situation | None = None,
+    gen: int = 9,
 ) -> tuple[float, ...]:
     """log P(the player picked `used` | the build's moves) under each model (times a shared constant)."""
     if (
@@ -315,17 +321,18 @@ def log_likelihoods(
             ratios,
             situation,
             *(_ids(build.item, build.ability) if k == "typed" else ("", "")),
+            gen,
         )
         for k in POLICIES
     )
 
 
 @lru_cache(maxsize=5_000)
-def stat_ratios(user: str, target: str) -> tuple[float, float]:
+def stat_ratios(user: str, target: str, gen: int = 9) -> tuple[float, float]:
     """(atk/def, spa/spd) of the user's base stats over the target's: what a damage-minded player weighs."""
     from randbot.inference.dexdata import species_entry
 
-    mine, theirs = species_entry(user), species_entry(target)
+    mine, theirs = species_entry(user, gen), species_entry(target, gen)
     if not mine or not theirs:
         return (1.0, 1.0)
     a, t = mine["baseStats"], theirs["baseStats"]

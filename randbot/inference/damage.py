@@ -45,7 +45,8 @@ FORME_ABILITIES = {"shieldsdown", "stancechange", "zenmode", "schooling", "icefa
                    "powerconstruct", "hungerswitch", "zerotohero"}  # fmt: skip
 # Volatile effects that change damage in ways we do not pass to the calc.
 UNMODELLED_VOLATILES = ("charge", "flashfire", "protosynthesis", "quarkdrive", "helpinghand", "supremeoverlord",
-                        "laserfocus", "focusenergy", "electrify", "powertrick", "transform")  # fmt: skip
+                        "laserfocus", "focusenergy", "electrify", "powertrick", "transform",
+                        "dynamax")  # fmt: skip
 
 
 @dataclass
@@ -107,10 +108,12 @@ def enemy_set(build: Build, state: dict[str, Any]) -> dict[str, Any]:
     return spec
 
 
-def usable_move(move_id: str) -> bool:
-    entry = move_entry(move_id)
+def usable_move(move_id: str, gen: int = 9) -> bool:
+    entry = move_entry(move_id, gen)
     if entry is None or entry.get("category") == "Status" or move_id in UNMODELLED:
         return False
+    if entry.get("isZ") or entry.get("isMax"):
+        return False  # the calc would need the move it came from, which the line does not name
     if entry.get("multihit") or entry.get("damage") or entry.get("ohko"):
         return False
     return True

@@ -1,4 +1,9 @@
-"""Game data the inferences need, read from poke-env's copy of Showdown's dex (never hand-typed)."""
+"""Game data the inferences need, read from poke-env's copy of Showdown's dex (never hand-typed).
+
+Every look-up takes the generation (`gen`, default 9): types, move data and the type chart change
+between generations (Clefable is Normal before Gen 6, Bite is Dark from Gen 2, Ghost cannot touch
+Psychic in Gen 1).
+"""
 
 from __future__ import annotations
 
@@ -14,8 +19,8 @@ GEN = 9
 
 
 @cache
-def _data() -> GenData:
-    return GenData.from_gen(GEN)
+def _data(gen: int = GEN) -> GenData:
+    return GenData.from_gen(gen)
 
 
 @cache
@@ -41,49 +46,49 @@ def cosmetic_base(species_id: str) -> str:
     return species_id
 
 
-def species_entry(species: str) -> dict[str, Any] | None:
-    return _data().pokedex.get(to_id(species))
+def species_entry(species: str, gen: int = GEN) -> dict[str, Any] | None:
+    return _data(gen).pokedex.get(to_id(species))
 
 
-def species_types(species: str) -> tuple[str, ...]:
-    entry = species_entry(species)
+def species_types(species: str, gen: int = GEN) -> tuple[str, ...]:
+    entry = species_entry(species, gen)
     return tuple(entry["types"]) if entry else ()
 
 
-def move_entry(move_id: str) -> dict[str, Any] | None:
-    return _data().moves.get(to_id(move_id))
+def move_entry(move_id: str, gen: int = GEN) -> dict[str, Any] | None:
+    return _data(gen).moves.get(to_id(move_id))
 
 
-def move_category(move_id: str) -> str:
-    entry = move_entry(move_id)
+def move_category(move_id: str, gen: int = GEN) -> str:
+    entry = move_entry(move_id, gen)
     return entry["category"] if entry else "Status"
 
 
-def move_priority(move_id: str) -> int:
-    entry = move_entry(move_id)
+def move_priority(move_id: str, gen: int = GEN) -> int:
+    entry = move_entry(move_id, gen)
     return int(entry.get("priority", 0)) if entry else 0
 
 
-def move_type(move_id: str) -> str:
-    entry = move_entry(move_id)
+def move_type(move_id: str, gen: int = GEN) -> str:
+    entry = move_entry(move_id, gen)
     return entry.get("type", "???") if entry else "???"
 
 
-def move_has_secondary(move_id: str) -> bool:
+def move_has_secondary(move_id: str, gen: int = GEN) -> bool:
     """Whether Sheer Force would boost (and so silence Life Orb for) this move."""
-    entry = move_entry(move_id)
+    entry = move_entry(move_id, gen)
     if not entry:
         return False
     return bool(entry.get("secondary") or entry.get("secondaries") or entry.get("hasSheerForce"))
 
 
-def move_is_healing(move_id: str) -> bool:
-    entry = move_entry(move_id)
+def move_is_healing(move_id: str, gen: int = GEN) -> bool:
+    entry = move_entry(move_id, gen)
     return bool(entry and entry.get("flags", {}).get("heal"))
 
 
-def move_is_multihit(move_id: str) -> bool:
-    entry = move_entry(move_id)
+def move_is_multihit(move_id: str, gen: int = GEN) -> bool:
+    entry = move_entry(move_id, gen)
     return bool(entry and entry.get("multihit"))
 
 
@@ -95,15 +100,15 @@ def stat_value(base: int, level: int, ev: int = 84, iv: int = 31, is_hp: bool = 
     return core + 5
 
 
-def speed_stat(species: str, level: int, ev: int = 84, iv: int = 31) -> int | None:
-    entry = species_entry(species)
+def speed_stat(species: str, level: int, ev: int = 84, iv: int = 31, gen: int = GEN) -> int | None:
+    entry = species_entry(species, gen)
     if not entry:
         return None
     return stat_value(entry["baseStats"]["spe"], level, ev, iv)
 
 
-def max_hp(species: str, level: int, ev: int = 84, iv: int = 31) -> int | None:
-    entry = species_entry(species)
+def max_hp(species: str, level: int, ev: int = 84, iv: int = 31, gen: int = GEN) -> int | None:
+    entry = species_entry(species, gen)
     if not entry:
         return None
     if entry["baseStats"]["hp"] == 1:  # Shedinja
@@ -111,10 +116,10 @@ def max_hp(species: str, level: int, ev: int = 84, iv: int = 31) -> int | None:
     return stat_value(entry["baseStats"]["hp"], level, ev, iv, is_hp=True)
 
 
-def effectiveness(move_id: str, defender_types: tuple[str, ...]) -> float:
+def effectiveness(move_id: str, defender_types: tuple[str, ...], gen: int = GEN) -> float:
     """Type effectiveness of a move against a type combination (abilities ignored)."""
-    chart = _data().type_chart
-    attack = move_type(move_id).upper()
+    chart = _data(gen).type_chart
+    attack = move_type(move_id, gen).upper()
     result = 1.0
     for defender in defender_types:
         result *= chart.get(defender.upper(), {}).get(attack, 1.0)

@@ -23,6 +23,7 @@ from typing import Any
 
 from randbot.formats import to_id
 from randbot.inference.builds import Build
+from randbot.inference.generation import NO_ABILITY
 from randbot.inference.posterior import EnemyBelief
 from randbot.inference.replay import load_log, replay, true_team
 from randbot.inference.tracker import BattleTracker
@@ -31,6 +32,8 @@ from randbot.protocol import species_key
 log = logging.getLogger("randbot.inference.eval")
 
 ASPECTS = ("item", "moves", "ability", "tera", "build")
+# The build field behind each aspect a generation may lack (setdb.formats.build_fields).
+_ASPECT_FIELD = {"item": "item", "ability": "ability", "tera": "tera_type"}
 
 
 @dataclass(frozen=True)
@@ -43,11 +46,13 @@ class Truth:
 
     @classmethod
     def from_set(cls, mon: dict[str, Any]) -> Truth:
+        ability = to_id(mon.get("ability") or "")
         return cls(
             species=mon.get("species") or mon.get("name") or "",
             moves=frozenset(to_id(m) for m in mon.get("moves", [])),
             item=to_id(mon.get("item") or ""),
-            ability=to_id(mon.get("ability") or ""),
+            # Gen 1-2 sets say "No Ability"; their builds leave the field empty.
+            ability="" if ability == NO_ABILITY else ability,
             tera=to_id(mon.get("teraType") or ""),
         )
 
@@ -241,11 +246,14 @@ def evaluate_paths(
     return points
 
 
-def summarize(points: list[Point], oracle: tuple[str, ...] = ()) -> dict[str, Any]:
+def summarize(
+    points: list[Point], oracle: tuple[str, ...] = (), fields: frozenset[str] | None = None
+) -> dict[str, Any]:
     """Means of probability and top-1 accuracy, over all (turn, Pokémon) points and over final points.
 
     The posterior's cells also hold its confidence (mean probability of its top-1 guess); with `oracle`
-    (the aspects the evaluation told the posterior), an "oracle" row per section too.
+    (the aspects the evaluation told the posterior), an "oracle" row per section too. `fields`: the
+    build fields the format has (no tera before Gen 9...); "aspects" lists the aspects that follows.
     """
 
     def values(point: Point, which: str) -> dict[str, tuple[float, bool]]:
@@ -272,6 +280,7 @@ def summarize(points: list[Point], oracle: tuple[str, ...] = ()) -> dict[str, An
     finals = [p for p in points if p.final]
     zero = [p for p in turns + finals if p.posterior["build"][0] == 0]
     summary: dict[str, Any] = {
+        "aspects": [a for a in ASPECTS if _has_aspect(a, fields)],
         "logs": len({p.log for p in points}),
         "points": len(turns),
         "pokemon": len(finals),
@@ -292,6 +301,11 @@ def summarize(points: list[Point], oracle: tuple[str, ...] = ()) -> dict[str, An
             "points_without_a_build_of_the_true_values": len(points) - len(told),
         }
     return summary
+
+
+def _has_aspect(aspect: str, fields: frozenset[str] | None) -> bool:
+    """Whether a format with these build fields has the aspect (every one when not told)."""
+    return fields is None or aspect not in _ASPECT_FIELD or _ASPECT_FIELD[aspect] in fields
 
 
 def _moves_by_revealed(turns: list[Point]) -> dict[str, dict[str, float]]:
@@ -317,13 +331,16 @@ def unexplained(points: list[Point]) -> list[Point]:
 
 
 def format_table(summary: dict[str, Any]) -> str:
+    aspects = summary.get("aspects", ASPECTS)
+    heading = f"{summary['format']}: " if summary.get("format") else ""
     lines = [
-        f"{summary['logs']} logs, {summary['points']} (turn, Pokémon) points, {summary['pokemon']} Pokémon",
+        f"{heading}{summary['logs']} logs, {summary['points']} (turn, Pokémon) points, "
+        f"{summary['pokemon']} Pokémon",
         "",
         f"{'':10}{'over all (turn, Pokémon) points':^40}{'at battle end (last appearance)':^40}",
         f"{'aspect':10}" + f"{'posterior P / top1':>20}{'prior P / top1':>20}" * 2,
     ]
-    for aspect in ASPECTS:
+    for aspect in aspects:
         row = f"{aspect:10}"
         for section in ("over_turns", "at_end"):
             for which in ("posterior", "prior"):
@@ -346,7 +363,7 @@ def format_table(summary: dict[str, Any]) -> str:
     if "oracle" in summary:
         given = ", ".join(summary["oracle"]["given"])
         lines += ["", f"oracle: the posterior told the true {given} (P / top1)"]
-        for aspect in ASPECTS:
+        for aspect in aspects:
             row = f"{aspect:10}"
             for section in ("over_turns", "at_end"):
                 cell = summary[section]["oracle"][aspect]

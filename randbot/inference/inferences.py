@@ -14,6 +14,7 @@ from pathlib import Path
 from randbot.formats import to_id
 from randbot.inference.builds import Build
 from randbot.inference.dexdata import move_category, move_has_secondary, species_entry
+from randbot.inference.dexdata import move_type as move_type_of
 from randbot.inference.posterior import (
     DEDUCED,
     MEASURED,
@@ -113,12 +114,17 @@ def reveal_move(belief: EnemyBelief, move_id: str, stint: int, turn: int) -> Non
         belief,
         f"move:{move_id}",
         REVEALED,
-        lambda b: not b.moves or move_id in b.moves,
+        lambda b: not b.moves or move_id in b.moves or _hidden_power_of(move_id, b),
         f"used {move_id}",
         stint,
         turn,
         ("move", move_id),
     )
+
+
+def _hidden_power_of(move_id: str, build: Build) -> bool:
+    """The log names every Hidden Power "Hidden Power"; a set holds one of a type (hiddenpowerice)."""
+    return move_id == "hiddenpower" and any(m.startswith("hiddenpower") for m in build.moves)
 
 
 def reveal_item(belief: EnemyBelief, item: str, how: str, stint: int, turn: int) -> None:
@@ -212,12 +218,12 @@ def repeat_suggests_choice(
 
 
 def life_orb_recoil(
-    belief: EnemyBelief, move_id: str, recoil_seen: bool, stint: int, turn: int
+    belief: EnemyBelief, move_id: str, recoil_seen: bool, stint: int, turn: int, gen: int = 9
 ) -> None:
     """A damaging hit costs a Life Orb holder 10% (unless Magic Guard, or Sheer Force on a boosted move)."""
     if recoil_seen:
         return  # the reveal rule covers it
-    secondary = move_has_secondary(move_id)
+    secondary = move_has_secondary(move_id, gen)
     _add(
         belief,
         "not:lifeorb",
@@ -362,9 +368,14 @@ def silent_entry_rules_out_item(
     )
 
 
-def forme_shows_item(belief: EnemyBelief, shown: str, stint: int, turn: int) -> None:
+# Formes an item gives later, not on the switch line: Mega Evolution and Primal Reversion happen
+# after the holder enters, so entering in the base forme says nothing about the stone or orb.
+_LATER_FORMES = ("Mega", "Primal", "Ultra")
+
+
+def forme_shows_item(belief: EnemyBelief, shown: str, stint: int, turn: int, gen: int = 9) -> None:
     """Zacian and Zamazenta enter Crowned exactly when they hold their Rusted item: the forme shows it."""
-    entry = species_entry(shown) or {}
+    entry = species_entry(shown, gen) or {}
     required = entry.get("requiredItem")
     if required and entry.get("battleOnly"):
         reveal_item(
@@ -372,9 +383,10 @@ def forme_shows_item(belief: EnemyBelief, shown: str, stint: int, turn: int) -> 
         )
         return
     for forme in entry.get("otherFormes") or ():
-        other = species_entry(forme) or {}
+        other = species_entry(forme, gen) or {}
         item = other.get("requiredItem")
-        if item and other.get("battleOnly"):
+        later = any(part in _LATER_FORMES for part in str(other.get("forme") or "").split("-"))
+        if item and other.get("battleOnly") and not later:
             _add(
                 belief,
                 f"not:{to_id(item)}",
@@ -384,6 +396,51 @@ def forme_shows_item(belief: EnemyBelief, shown: str, stint: int, turn: int) -> 
                 stint,
                 turn,
             )
+
+
+# Moves whose type is not the one in the dex (it follows the weather, the user, a held item...),
+# and abilities that turn Normal moves into another type: a build with one explains any type.
+_TYPE_CHANGING_MOVES = ("weatherball", "hiddenpower", "terrainpulse", "judgment", "multiattack",
+                        "technoblast", "revelationdance", "naturalgift", "ragingbull")  # fmt: skip
+_TYPE_CHANGING_ABILITIES = ("aerilate", "pixilate", "refrigerate", "galvanize", "normalize",
+                            "liquidvoice")  # fmt: skip
+
+
+def power_move_type(
+    belief: EnemyBelief,
+    power_move: str,
+    move_type: str,
+    status: bool,
+    gen: int,
+    stint: int,
+    turn: int,
+) -> None:
+    """A Max move or Z-move is made from one of its moves: it has a damaging move of that type
+    (a status move, for Max Guard)."""
+
+    def has_source(build: Build) -> bool:
+        if not build.moves:
+            return True
+        if status:
+            return any(move_category(m, gen) == "Status" for m in build.moves)
+        if ability_is(build, *_TYPE_CHANGING_ABILITIES) and build.ability:
+            return True
+        return any(
+            m.startswith(_TYPE_CHANGING_MOVES)
+            or (move_type_of(m, gen) == move_type and move_category(m, gen) != "Status")
+            for m in build.moves
+        )
+
+    what = "a status move" if status else f"a damaging {move_type} move"
+    _add(
+        belief,
+        f"power:{to_id(power_move)}",
+        OBSERVED,
+        has_source,
+        f"used {power_move}, which only {what} becomes",
+        stint,
+        turn,
+    )
 
 
 def ko_from_full_rules_out_sash(
@@ -401,15 +458,27 @@ def ko_from_full_rules_out_sash(
     )
 
 
-def status_kept_rules_out_lum(belief: EnemyBelief, status: str, stint: int, turn: int) -> None:
-    """Lum Berry (and Chesto for sleep) cure a status at once; this one kept it."""
-    items = ("Lum Berry", "Chesto Berry") if status == "slp" else ("Lum Berry",)
+# Berries eaten at once for a status: Lum (Miracle Berry in Gen 2) for any, Chesto (Mint) for sleep.
+_ANY_STATUS_CURES = ("Lum Berry", "Miracle Berry")
+_SLEEP_CURES = ("Chesto Berry", "Mint Berry")
+
+
+def status_cures(status: str) -> tuple[str, ...]:
+    """The berries that would have cured this status at once."""
+    return _ANY_STATUS_CURES + (_SLEEP_CURES if status == "slp" else ())
+
+
+def status_kept_rules_out_lum(
+    belief: EnemyBelief, status: str, items: list[str], stint: int, turn: int
+) -> None:
+    """Lum Berry (and Chesto for sleep; Miracle and Mint Berry in Gen 2) cure a status at once; this
+    one kept it."""
     _add(
         belief,
         f"not:lum:{status}",
         OBSERVED,
         lambda b: item_is_not(b, *items),
-        f"kept {status} without eating a berry",
+        f"kept {status} without eating {' or '.join(items)}",
         stint,
         turn,
     )
@@ -496,5 +565,5 @@ def team_slot(belief: EnemyBelief, format_id: str, lead: bool, stint: int, turn:
     )
 
 
-def is_status_move(move_id: str) -> bool:
-    return move_category(move_id) == "Status"
+def is_status_move(move_id: str, gen: int = 9) -> bool:
+    return move_category(move_id, gen) == "Status"

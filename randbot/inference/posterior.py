@@ -61,6 +61,7 @@ class Decision:
     turn: int
     ratios: tuple[float, float] = (1.0, 1.0)  # (atk/def, spa/spd) of user over target, base stats
     situation: Situation | None = None  # the board when the player chose (scripted player models)
+    gen: int = 9  # the generation whose move data values the choice
 
 
 @dataclass
@@ -226,6 +227,7 @@ class EnemyBelief:
                     decision.target_types,
                     decision.ratios,
                     decision.situation,
+                    decision.gen,
                 )
             ):
                 totals[k] += value

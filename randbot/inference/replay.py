@@ -31,6 +31,14 @@ def load_log(path: str | Path) -> dict[str, Any]:
     return data
 
 
+def log_format(path: str | Path) -> str:
+    """The format a saved log says it was played in (a LogError when it says none)."""
+    battle_format = load_log(path).get("format")
+    if not isinstance(battle_format, str) or not to_id(battle_format):
+        raise LogError(f"{path}: the log names no format; give --format")
+    return to_id(battle_format)
+
+
 def perspective_lines(lines: list[str], role: str) -> Iterator[str]:
     """The omniscient server log as `role` sees it: the opponent's HP in percent, secrets dropped."""
     enemy = "p2" if role == "p1" else "p1"

@@ -29,17 +29,17 @@ _TIE = 1e-9
 
 
 @lru_cache(maxsize=4096)
-def _move(move_id: str) -> Move | None:
+def _move(move_id: str, gen: int = 9) -> Move | None:
     try:
-        move = Move(move_id, 9)
+        move = Move(move_id, gen)
         move.entry  # noqa: B018 - raises for moves poke-env does not know
     except Exception:  # noqa: BLE001 - an unknown move simply scores nothing
         return None
     return move
 
 
-def max_pp(move_id: str) -> int:
-    move = _move(move_id)
+def max_pp(move_id: str, gen: int = 9) -> int:
+    move = _move(move_id, gen)
     return move.max_pp if move is not None else 64
 
 
@@ -51,8 +51,8 @@ def _clickable(moves: tuple[str, ...], situation: Situation | None) -> tuple[str
     return left or moves
 
 
-def base_power(move_id: str) -> float:
-    move = _move(move_id)
+def base_power(move_id: str, gen: int = 9) -> float:
+    move = _move(move_id, gen)
     return float(move.base_power) if move is not None else 0.0
 
 
@@ -63,7 +63,8 @@ def _best(scores: dict[str, float]) -> frozenset[str]:
 
 def max_power_picks(moves: tuple[str, ...], situation: Situation | None = None) -> frozenset[str]:
     """What MaxBasePowerPlayer clicks among these moves."""
-    return _best({m: base_power(m) for m in _clickable(moves, situation)})
+    gen = situation.gen if situation is not None else 9
+    return _best({m: base_power(m, gen) for m in _clickable(moves, situation)})
 
 
 def _stat_estimate(base: int, boost: int) -> float:
@@ -76,7 +77,8 @@ def _stat_estimate(base: int, boost: int) -> float:
 def _ratios(situation: Situation) -> tuple[float, float]:
     from randbot.inference.dexdata import species_entry
 
-    own, foe = species_entry(situation.own_species), species_entry(situation.foe_species)
+    gen = situation.gen
+    own, foe = species_entry(situation.own_species, gen), species_entry(situation.foe_species, gen)
     if not own or not foe:
         return (1.0, 1.0)
     a, d = own["baseStats"], foe["baseStats"]
@@ -89,10 +91,10 @@ def _ratios(situation: Situation) -> tuple[float, float]:
     return (ratio("atk", "def"), ratio("spa", "spd"))
 
 
-def _multiplier(move_type: str, defender_types: tuple[str, ...]) -> float:
+def _multiplier(move_type: str, defender_types: tuple[str, ...], gen: int = 9) -> float:
     if move_type in ("???", "Stellar") or not defender_types or defender_types[0] == "Stellar":
         return 1.0
-    chart = _data().type_chart
+    chart = _data(gen).type_chart
     result = 1.0
     for defender in defender_types:
         result *= chart.get(defender.upper(), {}).get(move_type.upper(), 1.0)
@@ -101,7 +103,7 @@ def _multiplier(move_type: str, defender_types: tuple[str, ...]) -> float:
 
 def heuristic_score(move_id: str, situation: Situation) -> float:
     """SimpleHeuristicsPlayer's damage score of one move on this board."""
-    move = _move(move_id)
+    move = _move(move_id, situation.gen)
     if move is None:
         return 0.0
     physical, special = _ratios(situation)
@@ -114,7 +116,7 @@ def heuristic_score(move_id: str, situation: Situation) -> float:
         * ratio
         * move.accuracy
         * move.expected_hits
-        * _multiplier(move_type, situation.foe_types)
+        * _multiplier(move_type, situation.foe_types, situation.gen)
     )
 
 

@@ -39,6 +39,7 @@ class Situation:
     foe_hp: float = 1.0  # our Pokémon's HP fraction, to a tenth (a priority move finishes it)
     foe_item: bool = True  # our Pokémon holds an item (Knock Off hits harder)
     foe_ability: str = ""  # our Pokémon's ability id, when known (immunities)
+    gen: int = 9  # the generation whose move and type data the players see
 
     def boost(self, side: str, stat: str) -> int:
         for name, value in self.own_boosts if side == "own" else self.foe_boosts:

@@ -49,6 +49,7 @@ def effective_speed(
     terrain: str,
     volatiles: set[str],
     item_lost: bool,
+    gen: int = 9,
 ) -> float:
     """The speed Showdown sorts actions by (approximately: no intermediate floors)."""
     speed = raw * stage_multiplier(stage)
@@ -68,20 +69,25 @@ def effective_speed(
     elif item == "ironball":
         speed *= 0.5
     if status == "par" and ability != "quickfeet":
-        speed *= 0.5
+        speed *= paralysis_factor(gen)
     if tailwind:
         speed *= 2
     return speed
 
 
-def move_priority_for(move_id: str, ability: str, hp_full: bool, terrain: str) -> int:
-    priority = move_priority(move_id)
+def paralysis_factor(gen: int) -> float:
+    """Paralysis quarters Speed before Gen 7 and halves it from Gen 7 on."""
+    return 0.25 if gen < 7 else 0.5
+
+
+def move_priority_for(move_id: str, ability: str, hp_full: bool, terrain: str, gen: int = 9) -> int:
+    priority = move_priority(move_id, gen)
     ability = to_id(ability)
-    if ability == "prankster" and move_category(move_id) == "Status":
+    if ability == "prankster" and move_category(move_id, gen) == "Status":
         priority += 1
-    if ability == "galewings" and hp_full and move_type(move_id) == "Flying":
+    if ability == "galewings" and hp_full and move_type(move_id, gen) == "Flying":
         priority += 1
-    if ability == "triage" and move_is_healing(move_id):
+    if ability == "triage" and move_is_healing(move_id, gen):
         priority += 3
     if move_id == "grassyglide" and terrain == "grassyterrain":
         priority += 1
@@ -181,16 +187,17 @@ class SpeedCheck:
             terrain=ours["terrain"],
             volatiles=ours["volatiles"],
             item_lost=ours["item_lost"],
+            gen=tracker.gen,
         )
         our_priority = move_priority_for(
-            ours["move"], our_state.ability or "", ours["hp_full"], ours["terrain"]
+            ours["move"], our_state.ability or "", ours["hp_full"], ours["terrain"], tracker.gen
         )
         held_now = their_state.item if their_state.item_changed else None
 
         def fits(build: Build) -> bool:
             ability = build.ability or ""
             their_priority = move_priority_for(
-                theirs["move"], ability, theirs["hp_full"], theirs["terrain"]
+                theirs["move"], ability, theirs["hp_full"], theirs["terrain"], tracker.gen
             )
             if their_priority != our_priority:
                 return True
@@ -203,7 +210,7 @@ class SpeedCheck:
                 "myceliummight",
             ):
                 return True
-            raw = _raw_speed(build)
+            raw = _raw_speed(build, tracker.gen)
             if raw is None:
                 return True
             speed = effective_speed(
@@ -217,6 +224,7 @@ class SpeedCheck:
                 terrain=theirs["terrain"],
                 volatiles=theirs["volatiles"],
                 item_lost=theirs["item_lost"],
+                gen=tracker.gen,
             )
             if enemy_first:
                 return speed >= our_speed - _TOLERANCE
@@ -228,14 +236,16 @@ class SpeedCheck:
             f"vs {ours['move']} at equal priority"
         )
         inf.speed_order(belief, fits, description, theirs["stint"], tracker.turn)
-        self._update_range(belief, theirs, our_speed, enemy_first)
+        self._update_range(belief, theirs, our_speed, enemy_first, tracker.gen)
 
     @staticmethod
-    def _update_range(belief, theirs: dict, our_speed: float, enemy_first: bool) -> None:
+    def _update_range(
+        belief, theirs: dict, our_speed: float, enemy_first: bool, gen: int = 9
+    ) -> None:
         """Bounds on the unboosted speed stat (scarf included), dividing out what we can see."""
         factor = stage_multiplier(theirs["stage"])
         if theirs["status"] == "par":
-            factor *= 0.5
+            factor *= paralysis_factor(gen)
         if theirs["tailwind"]:
             factor *= 2
         bound = our_speed / factor
@@ -247,7 +257,7 @@ class SpeedCheck:
         belief.speed_range = (low, high)
 
 
-def _raw_speed(build: Build) -> float | None:
+def _raw_speed(build: Build, gen: int = 9) -> float | None:
     method = getattr(build, "speed_stat", None)
     if method is not None:
         try:
@@ -256,5 +266,5 @@ def _raw_speed(build: Build) -> float | None:
             value = method()
         if value is not None:
             return float(value)
-    value = speed_stat(build.species, build.level)
+    value = speed_stat(build.species, build.level, gen=gen)
     return float(value) if value is not None else None

@@ -29,6 +29,7 @@ from randbot.inference.situation import HAZARDS, SCREENS, Situation
 from randbot.inference.speed import SpeedCheck
 from randbot.inference.state import ActiveState
 from randbot.inference.tracker_damage import DamageChecks
+from randbot.inference.tracker_gimmicks import GimmickRules
 from randbot.inference.tracker_reveals import RevealRules
 from randbot.inference.tracker_state import (
     _ACTION_BOUNDARY,
@@ -41,6 +42,7 @@ from randbot.inference.tracker_state import (
 from randbot.protocol import (
     Cant,
     Entered,
+    Ident,
     MoveUsed,
     Tags,
     effect_name,
@@ -54,7 +56,7 @@ from randbot.protocol import (
 )
 
 
-class BattleTracker(RevealRules, DamageChecks):
+class BattleTracker(GimmickRules, RevealRules, DamageChecks):
     def __init__(
         self,
         format_id: str = "gen9randombattle",
@@ -100,7 +102,7 @@ class BattleTracker(RevealRules, DamageChecks):
             species = mon.get("species") or mon.get("name") or ""
             nickname = mon.get("name") or species
             level = int(mon.get("level") or 100)
-            entry = species_entry(species)
+            entry = species_entry(species, self.gen)
             if not entry:
                 continue
             evs, ivs = mon.get("evs") or {}, mon.get("ivs") or {}
@@ -177,6 +179,7 @@ class BattleTracker(RevealRules, DamageChecks):
         except (IndexError, ValueError):
             self.turn += 1
         self._healed_this_turn.clear()
+        self._item_back.clear()
         self._heal_blocked.clear()
         self._residual_hp.clear()
         self._board = self._snapshot_board()
@@ -196,10 +199,10 @@ class BattleTracker(RevealRules, DamageChecks):
         conditions = self.field.side_conditions
         board = Situation(
             own_species=theirs_state.shown_species or theirs_state.species,
-            own_types=_types_of(theirs_state),
+            own_types=_types_of(theirs_state, self.gen),
             own_boosts=_boost_key(theirs_active.boosts),
             foe_species=ours_state.shown_species or ours_state.species,
-            foe_types=_types_of(ours_state),
+            foe_types=_types_of(ours_state, self.gen),
             foe_boosts=_boost_key(ours_active.boosts),
             foe_hazards=frozenset(h for h in HAZARDS if conditions[ours].get(h)),
             own_side_any=bool(conditions[enemy]),
@@ -211,10 +214,13 @@ class BattleTracker(RevealRules, DamageChecks):
             own_screens=frozenset(c for c in SCREENS if conditions[enemy].get(c)),
             own_hp=round(theirs_state.hp, 1),
             foe_statused=bool(ours_state.status) and ours_state.status != "fnt",
-            exhausted=frozenset(m for m, n in theirs_state.pp_used.items() if n >= max_pp(m)),
+            exhausted=frozenset(
+                m for m, n in theirs_state.pp_used.items() if n >= max_pp(m, self.gen)
+            ),
             foe_hp=round(ours_state.hp, 1),
             foe_item=ours_state.item != "",
             foe_ability=to_id(ours_state.ability or ""),
+            gen=self.gen,
         )
         return theirs_active.key, ours_active.key, board
 
@@ -242,11 +248,12 @@ class BattleTracker(RevealRules, DamageChecks):
             belief = self._ensure_belief(state)
             belief.level = details.level
             # Even a Zoroark's disguise shows its teammate's true forme: the rule holds for that teammate.
-            inf.forme_shows_item(belief, details.species, active.stint, self.turn)
+            if self.generation.has_items:
+                inf.forme_shows_item(belief, details.species, active.stint, self.turn, self.gen)
             if new and self._started:
                 # The team's first Pokémon out is the one the generator built as the lead.
                 lead = not self._enemy_led and self.turn == 0 and event.kind == "switch"
-                inf.team_slot(belief, self.format_id, lead, active.stint, self.turn)
+                inf.team_slot(belief, self.data_format, lead, active.stint, self.turn)
             self._enemy_led = True
             self._open_entry(ident, state)
 
@@ -330,6 +337,8 @@ class BattleTracker(RevealRules, DamageChecks):
             state.shown_species = details.species
             if details.tera:
                 state.terastallized = details.tera
+            if self._is_enemy(ident):
+                self._forme_needs_item(ident, details.species)
 
     # --- moves ----------------------------------------------------------------------------------
     def _on_move(self, fields: list[str], tags: Tags) -> None:
@@ -338,15 +347,25 @@ class BattleTracker(RevealRules, DamageChecks):
             return
         ident, move_id, called = event.user, event.move_id, event.called
         active = self.active.get(ident.side)
+        power = self._power_move(ident, move_id, fields[2]) if not called else None
         self._speed.on_move(ident, move_id, called)
         if tags.from_kind == "ability":
             self._ability_seen(ident, tags.from_name, f"used {move_id} through {tags.from_name}")
         if self._is_ours(ident) and not called:
             self._watch_ko(move_id)
         self._close_hit()
-        if not called and active is not None and self.calc is not None and usable_move(move_id):
+        if (
+            not called
+            and active is not None
+            and self.calc is not None
+            and usable_move(move_id, self.gen)
+        ):
             self._open_hit(ident, move_id)
         if called or active is None:
+            return
+        if power is not None:
+            self._power_move_evidence(ident, *power, fields[2], active)
+            self._life_orb_window(ident, move_id, active, event.target)
             return
         if move_id not in ("struggle", "recharge"):
             if not event.locked:
@@ -362,7 +381,7 @@ class BattleTracker(RevealRules, DamageChecks):
         inf.reveal_move(belief, move_id, stint, turn)
         if not event.locked:
             used = state.pp_used[move_id] = state.pp_used.get(move_id, 0) + 1
-            if used == max_pp(move_id):
+            if used == max_pp(move_id, self.gen):
                 # From now on the player cannot click it: the scripted models choose among the rest.
                 belief._explain(
                     f"out-of-pp:{move_id}",
@@ -371,21 +390,35 @@ class BattleTracker(RevealRules, DamageChecks):
                     0,
                 )
         self._team_evidence(state, move_id=move_id)
-        if move_category(move_id) == "Status":
+        if move_category(move_id, self.gen) == "Status" and self.generation.deals_item(
+            "Assault Vest"
+        ):
             inf.status_move_rules_out_assault_vest(belief, move_id, stint, turn)
         self._choice_check(belief, state, active)
         if not event.locked and "encore" not in active.volatiles:
             self._record_decision(belief, state, active, move_id)
-        if move_category(move_id) != "Status" and move_id not in ("futuresight", "doomdesire"):
-            self._life_orb = {
-                "ident": ident,
-                "move": move_id,
-                "hit": False,
-                "recoil": False,
-                "cancel": state.item_changed or state.item == "",
-                "stint": stint,
-                "target": event.target,
-            }
+        self._life_orb_window(ident, move_id, active, event.target)
+
+    def _life_orb_window(
+        self, ident: Ident, move_id: str, active: ActiveState, target: Ident | None
+    ) -> None:
+        """The enemy's damaging move starts: watch for its Life Orb recoil until the action ends."""
+        state = self._mon_of(ident)
+        if state is None or self._belief_of(ident) is None or active.transformed:
+            return
+        if not self.generation.deals_item("Life Orb") or move_id in ("futuresight", "doomdesire"):
+            return
+        if move_category(move_id, self.gen) == "Status":
+            return
+        self._life_orb = {
+            "ident": ident,
+            "move": move_id,
+            "hit": False,
+            "recoil": False,
+            "cancel": state.item_changed or state.item == "",
+            "stint": active.stint,
+            "target": target,
+        }
 
     def _on_cant(self, fields: list[str], tags: Tags) -> None:
         event = read_event(fields)
@@ -512,7 +545,9 @@ class BattleTracker(RevealRules, DamageChecks):
             if command == "faint" and parse_ident(fields[1]) == lo["ident"]:
                 alive = False
             if belief is not None and lo["hit"] and not lo["cancel"] and alive:
-                inf.life_orb_recoil(belief, lo["move"], lo["recoil"], lo["stint"], self.turn)
+                inf.life_orb_recoil(
+                    belief, lo["move"], lo["recoil"], lo["stint"], self.turn, self.gen
+                )
         if command in ("upkeep", "turn", "switch", "drag", "cant"):
             self._close_hit()
         if command in ("move", "upkeep", "turn", "switch", "drag", "cant"):
@@ -535,13 +570,15 @@ class BattleTracker(RevealRules, DamageChecks):
         hp = self._residual_hp.get(ident.name, state.hp)
         if (
             hp < 1.0
+            and self.generation.deals_item("Leftovers", "Black Sludge")
             and ident.name not in self._healed_this_turn
             and "healblock" not in active.volatiles
             and ident.name not in self._heal_blocked
         ):
             inf.leftovers_heal_absent(belief, hp, active.stint, self.turn)
         safeguard = self.field.side_conditions[ident.side].get("safeguard")
-        if not state.status and ident.name not in self._orb_seen and not safeguard:
+        orbs = self.generation.deals_item("Flame Orb", "Toxic Orb")
+        if orbs and not state.status and ident.name not in self._orb_seen and not safeguard:
             if self.field.terrain != "mistyterrain":
                 inf.no_orb_activation(belief, active.stint, self.turn)
 

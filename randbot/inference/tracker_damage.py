@@ -161,10 +161,12 @@ class DamageChecks(TrackerState):
     def _choice_check(self, belief: EnemyBelief, state: MonState, active: ActiveState) -> None:
         if state.item_changed or active.item_lost_this_stay:
             return
+        if not self.generation.deals_item(*inf.CHOICE_ITEMS):
+            return
         distinct = list(dict.fromkeys(active.moves_used))
         if len(distinct) >= 2:
             inf.two_moves_rule_out_choice(belief, distinct[:2], active.stint, self.turn)
-        elif len(active.moves_used) >= 2 and move_category(distinct[0]) != "Status":
+        elif len(active.moves_used) >= 2 and move_category(distinct[0], self.gen) != "Status":
             # Repeating a move into a new target that resists it is what a locked Pokémon does.
             ours = self.active.get(self.our_role) if self.our_role else None
             target = self.mons.get((self.our_role, ours.key)) if ours and self.our_role else None
@@ -172,12 +174,14 @@ class DamageChecks(TrackerState):
                 return
             previous = active.targets[-2] if len(active.targets) >= 2 else None
             types = (
-                (target.terastallized,) if target.terastallized else species_types(target.species)
+                (target.terastallized,)
+                if target.terastallized
+                else species_types(target.species, self.gen)
             )
             if (
                 previous is not None
                 and previous != target.species
-                and effectiveness(distinct[0], types) <= 0.5
+                and effectiveness(distinct[0], types, self.gen) <= 0.5
             ):
                 inf.repeat_suggests_choice(
                     belief, distinct[0], target.species, active.stint, self.turn
@@ -205,16 +209,19 @@ class DamageChecks(TrackerState):
         if (
             fainted.side != watch["ident"].side
             or watch["hits"] != 1
-            or move_is_multihit(watch["move"])
+            or move_is_multihit(watch["move"], self.gen)
         ):
             return
         belief = self._belief_of(fainted)
-        if belief is not None:
+        sturdy = self.generation.sturdy_survives and self.generation.deals_ability("Sturdy")
+        if belief is not None and (sturdy or self.generation.deals_item("Focus Sash")):
             # Mold Breaker and moves that ignore abilities (Sunsteel Strike...) go through Sturdy.
             mold = self._our_ability_is("moldbreaker", "teravolt", "turboblaze") or bool(
-                (move_entry(watch["move"]) or {}).get("ignoreAbility")
+                (move_entry(watch["move"], self.gen) or {}).get("ignoreAbility")
             )
-            inf.ko_from_full_rules_out_sash(belief, watch["move"], mold, watch["stint"], self.turn)
+            inf.ko_from_full_rules_out_sash(
+                belief, watch["move"], mold or not sturdy, watch["stint"], self.turn
+            )
 
     def _on_minor_damage(self, fields: list[str], tags: Tags) -> None:
         event = read_event(fields)
@@ -278,10 +285,12 @@ class DamageChecks(TrackerState):
         if (
             state.item_changed
             or state.item == ""
+            or not self.generation.deals_item("Sitrus Berry")
             or self.field.magic_room
             or self._our_ability_is("unnerve")
             or "healblock" in active.volatiles  # Psychic Noise: no berry healing either
             or ident.name in self._heal_blocked
+            or ident.name in self._item_back
         ):
             return
         belief = self._belief_of(ident)

@@ -53,8 +53,12 @@ class RevealRules(TrackerState):
             chosen_against = self.mons.get((self.our_role, board[1]))
             if chosen_against is not None:
                 target = chosen_against
-        target_types = _types_of(target)
-        user_types = (state.terastallized,) if state.terastallized else species_types(state.species)
+        target_types = _types_of(target, self.gen)
+        user_types = (
+            (state.terastallized,)
+            if state.terastallized
+            else species_types(state.species, self.gen)
+        )
         if situation is not None:
             user_types = situation.own_types
         # A click repeated on the same board adds nothing new (the same player, the same choice); a
@@ -63,7 +67,7 @@ class RevealRules(TrackerState):
         if key in active.decided:
             return
         active.decided.add(key)
-        ratios = stat_ratios(state.shown_species or state.species, target.species)
+        ratios = stat_ratios(state.shown_species or state.species, target.species, self.gen)
         decision = Decision(
             move_id,
             tuple(user_types),
@@ -72,12 +76,13 @@ class RevealRules(TrackerState):
             self.turn,
             ratios,
             situation,
+            self.gen,
         )
         belief.add_decision(decision, target.species)
 
     def _team_evidence(self, state: MonState, move_id: str = "", ability: str = "") -> None:
         """A member revealed a once-per-team move: the generator culled it from its teammates."""
-        for rule in inf.team_rules(self.format_id):
+        for rule in inf.team_rules(self.data_format):
             if rule["flag"] in self._team_flags:
                 continue
             by_move = move_id and move_id in rule["set_by_moves"]
@@ -92,7 +97,7 @@ class RevealRules(TrackerState):
                     )
 
     def _apply_team_flags(self, belief: EnemyBelief) -> None:
-        for rule in inf.team_rules(self.format_id):
+        for rule in inf.team_rules(self.data_format):
             setter = self._team_flags.get(rule["flag"])
             if setter is not None and setter[0] != belief.species_id:
                 inf.teammate_has_group(belief, rule, setter[1], setter[2], self.turn)
@@ -158,14 +163,16 @@ class RevealRules(TrackerState):
             lo["hit"] = True
 
     # --- items and abilities --------------------------------------------------------------------
-    def _item_seen(self, ident: Ident, item: str, how: str) -> None:
+    def _item_seen(self, ident: Ident, item: str, how: str, held: bool = True) -> None:
+        """It showed the item; `held`: it still holds it (not when the line follows its use)."""
         state = self._mon_of(ident)
         if state is None:
             return
-        state.item = item
         belief = self._belief_of(ident)
-        if belief is not None:
-            belief.item = item
+        if held:
+            state.item = item
+            if belief is not None:
+                belief.item = item
         if belief is not None and not state.item_changed:
             inf.reveal_item(belief, item, how, self._stint_of(ident), self.turn)
 
@@ -207,6 +214,8 @@ class RevealRules(TrackerState):
             if tags.from_kind == "ability":
                 self._ability_seen(ident, tags.from_name, f"took an item with {tags.from_name}")
             return
+        if tags.from_:
+            self._item_back.add(ident.name)  # Harvest, Recycle, Pickup: given back, not shown
         if event.frisked:
             if tags.of is not None:
                 self._ability_seen(tags.of, "Frisk", "frisked")
@@ -275,7 +284,11 @@ class RevealRules(TrackerState):
         if holder is None:
             return
         if tags.from_kind == "item":
-            self._item_seen(holder, tags.from_name, f"{command} [from] item: {tags.from_name}")
+            # A berry's heal comes after its `-enditem`: the item shows, but it is gone.
+            state = self._mon_of(holder)
+            gone = state is not None and state.item == ""
+            how = f"{command} [from] item: {tags.from_name}"
+            self._item_seen(holder, tags.from_name, how, held=not gone)
         else:
             self._ability_seen(
                 holder, tags.from_name, f"{command} [from] ability: {tags.from_name}"
@@ -303,6 +316,8 @@ class RevealRules(TrackerState):
         active = self.active.get(ident.side) if ident else None
         if active is not None and len(fields) > 2:
             kind, name = effect_name(fields[2])
+            if to_id(name) == "dynamax":
+                self._dynamax_started(active)
             active.volatiles.add(to_id(name))
             if kind == "ability" and ident is not None:
                 self._ability_seen(ident, name, f"started {name}")
@@ -336,12 +351,13 @@ class RevealRules(TrackerState):
         if state is None or belief is None:
             return
         stint, turn = entry["stint"], self.turn
-        if not entry["item_changed"]:
+        if not entry["item_changed"] and self.generation.has_items:
             self._entry_items(entry, state, belief, stint, turn)
         if state.fainted:
             return
         if (
-            not entry["ability_changed"]
+            self.generation.has_abilities
+            and not entry["ability_changed"]
             and not entry["neutralizing_gas"]
             and not self._neutralizing_gas
         ):
@@ -350,14 +366,21 @@ class RevealRules(TrackerState):
     def _entry_items(
         self, entry: dict, state: MonState, belief: EnemyBelief, stint: int, turn: int
     ) -> None:
+        deals, boots = self.generation.deals_item, "Heavy-Duty Boots"
         if entry["hurt"]:
-            inf.hazards_hurt_rule_out_boots(belief, entry["hurt"], stint, turn)
+            if deals(boots):
+                inf.hazards_hurt_rule_out_boots(belief, entry["hurt"], stint, turn)
         elif not state.fainted:
-            if entry["rocks"]:
+            if entry["rocks"] and (deals(boots) or self.generation.deals_ability("Magic Guard")):
                 inf.no_rock_damage_means_boots(belief, stint, turn)
-            elif entry["spikes"]:
+            elif entry["spikes"] and (
+                deals(boots, "Air Balloon")
+                or self.generation.deals_ability("Magic Guard", "Levitate")
+            ):
                 types = (
-                    state.terastallized and [state.terastallized] or species_types(state.species)
+                    state.terastallized
+                    and [state.terastallized]
+                    or species_types(state.species, self.gen)
                 )
                 inf.no_spikes_damage(belief, "Flying" in types, stint, turn)
         effects = inf.entry_effects()
@@ -365,12 +388,13 @@ class RevealRules(TrackerState):
             return
         illusion = self._enemy_illusion_possible()
         for item in effects["announce_items"]:
-            if to_id(item) not in entry["items"]:
+            if to_id(item) not in entry["items"] and deals(item):
                 inf.silent_entry_rules_out_item(belief, item, stint, turn, illusion)
         booster_ok = all(
             (entry["weather"] != w if w.endswith("day") else entry["terrain"] != w)
             for w in effects["booster_abilities"].values()
         )
+        booster_ok = booster_ok and deals("Booster Energy")
         if booster_ok and "boosterenergy" not in entry["items"] and not state.fainted:
             inf.silent_entry_rules_out_item(belief, "Booster Energy", stint, turn, illusion)
 
@@ -378,17 +402,19 @@ class RevealRules(TrackerState):
         effects = inf.entry_effects()
         seen = entry["abilities"]
         silent = []
+        dealt = self.generation.deals_ability
         for ability in effects["announce_abilities"]:
-            if to_id(ability) in seen:
+            if to_id(ability) in seen or not dealt(ability):
                 continue
             if ability in ("Intimidate", "Download") and not entry["foe_present"]:
                 continue
             silent.append(ability)
         for ability, weather in effects["weather_abilities"].items():
-            if to_id(ability) not in seen and entry["weather"] != weather:
+            weather = self.generation.weather_of(weather)
+            if to_id(ability) not in seen and entry["weather"] != weather and dealt(ability):
                 silent.append(ability)
         for ability, terrain in effects["terrain_abilities"].items():
-            if to_id(ability) not in seen and entry["terrain"] != terrain:
+            if to_id(ability) not in seen and entry["terrain"] != terrain and dealt(ability):
                 silent.append(ability)
         inf.silent_entry_rules_out_abilities(
             belief, silent, stint, turn, illusion=self._enemy_illusion_possible()
@@ -428,7 +454,9 @@ class RevealRules(TrackerState):
             ):
                 continue
             if state.status == status and not self._our_ability_is("unnerve", "asone"):
-                inf.status_kept_rules_out_lum(belief, status, stint, self.turn)
+                cures = [c for c in inf.status_cures(status) if self.generation.deals_item(c)]
+                if cures:
+                    inf.status_kept_rules_out_lum(belief, status, cures, stint, self.turn)
         self._status_watch = []
 
     def _on_minor_status(self, fields: list[str], tags: Tags) -> None:

@@ -16,6 +16,7 @@ from randbot.inference.dexdata import (
     species_types,
 )
 from randbot.inference.enemy_policy import TeamPolicy
+from randbot.inference.generation import for_format
 from randbot.inference.posterior import EnemyBelief
 from randbot.inference.situation import Situation
 from randbot.inference.state import ActiveState, FieldState, MonState
@@ -24,6 +25,7 @@ from randbot.protocol import (
     Ident,
     species_key,
 )
+from setdb.formats import set_database_format
 
 log = logging.getLogger("randbot.inference")
 
@@ -48,9 +50,15 @@ class TrackerState:
         our_name: str | None = None,
     ) -> None:
         self.format_id = to_id(format_id)
+        # The format whose generator dealt the teams (Blitz and Unrated deal Gen 9 Random Battle's).
+        self.data_format = set_database_format(self.format_id) or self.format_id
         self.our_role = our_role
         self.our_name = to_id(our_name) if our_name else None
         self.setdb = load_setdb(self.format_id) if setdb is _UNSET else setdb
+        # What the generation has (items, abilities, Mega, Z, Dynamax); its dex gives species,
+        # move and type data.
+        self.generation = for_format(self.format_id, self.setdb)
+        self.gen = self.generation.gen
         self.calc = calc
         self.turn = 0
         self.field = FieldState()
@@ -68,9 +76,12 @@ class TrackerState:
         self._ko_watch: dict | None = None
         self._residual_hp: dict[str, float] = {}
         self._healed_this_turn: set[str] = set()
+        # Got its item back this turn (Harvest, Recycle): a berry is eaten only after the upkeep.
+        self._item_back: set[str] = set()
         self._heal_blocked: set[str] = set()
         self._team_flags: dict[str, tuple[str, str, str]] = {}  # flag -> (species id, name, what)
         self._hit: dict | None = None  # a damaging move in progress (damage-roll check)
+        self._zpower: Ident | None = None  # who announced a Z-move (|-zpower|), until it moves
         self.team_policy = TeamPolicy()
         self._our_sets: dict[str, dict] = {}  # our true sets (replays), by nickname
         self._orb_seen: set[str] = set()
@@ -208,10 +219,11 @@ class TrackerState:
             state.status = ""
 
 
-def _types_of(state: MonState) -> tuple[str, ...]:
+def _types_of(state: MonState, gen: int) -> tuple[str, ...]:
     if state.terastallized:
         return (state.terastallized,)
-    return species_types(state.shown_species or state.species) or species_types(state.species)
+    shown = species_types(state.shown_species or state.species, gen)
+    return shown or species_types(state.species, gen)
 
 
 def _boost_key(boosts: dict[str, int]) -> tuple[tuple[str, int], ...]:

@@ -17,11 +17,20 @@ def render_text(document: dict, turn: int | None = None) -> str:
         if not snapshot["pokemon"]:
             lines.append("  (no enemy Pokémon seen yet)")
         for view in snapshot["pokemon"]:
-            lines.extend(_pokemon(view))
+            lines.extend(_pokemon(view, _fields(document)))
     if "accuracy" in document:
         lines.append("")
         lines.extend(render_accuracy(document))
     return "\n".join(lines) + "\n"
+
+
+ALL_FIELDS = ("item", "ability", "tera_type")
+
+
+def _fields(document: dict) -> tuple[str, ...]:
+    """The build fields the document's format has (item, ability, tera_type; older documents: all)."""
+    fields = document.get("fields")
+    return ALL_FIELDS if fields is None else tuple(fields)
 
 
 def _selected(document: dict, turn: int | None) -> list[dict]:
@@ -40,7 +49,7 @@ def _header(document: dict) -> str:
     )
 
 
-def _pokemon(view: dict) -> list[str]:
+def _pokemon(view: dict, fields: tuple[str, ...] = ALL_FIELDS) -> list[str]:
     name = (
         f"{species_name(view['species'])} L{view['level']}"
         if view.get("level")
@@ -54,11 +63,13 @@ def _pokemon(view: dict) -> list[str]:
     item = display(revealed["item"])
     if revealed.get("original_item") and revealed["original_item"] != revealed["item"]:
         item += f" (was {revealed['original_item']})"
-    facts = f"{moves} | item {item} | ability {display(revealed['ability'])} | tera {tera}"
+    shown = {"item": f"item {item}", "ability": f"ability {display(revealed['ability'])}"}
+    shown["tera_type"] = f"tera {tera}"
+    facts = " | ".join([moves, *(shown[f] for f in fields)])
     if view.get("fainted"):  # one line: what it showed before it went down
         return [f"  {name:<24} fainted   {facts}"]
     lines = [f"  {name:<24} {_state(view)}", f"    revealed  {facts}"]
-    lines.extend(_builds(view))
+    lines.extend(_builds(view, fields))
     unrevealed = [
         (move, p) for move, p in view["move_probabilities"].items() if move not in revealed["moves"]
     ]
@@ -84,7 +95,7 @@ def _state(view: dict) -> str:
     return "  ".join(parts)
 
 
-def _builds(view: dict) -> list[str]:
+def _builds(view: dict, fields: tuple[str, ...] = ALL_FIELDS) -> list[str]:
     builds = view["builds"]
     if not builds:
         return ["    builds    (none)"]
@@ -92,13 +103,11 @@ def _builds(view: dict) -> list[str]:
         (
             f"{b['probability']:6.1%}",
             ", ".join(move_name(m) for m in b["moves"]),
-            display(b["item"]),
-            display(b["ability"]),
-            f"tera {display(b['tera_type'])}",
+            *(_field_cell(b, f) for f in fields),
         )
         for b in builds
     ]
-    widths = [max(len(row[i]) for row in rows) for i in range(5)]
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     out = []
     for index, row in enumerate(rows):
         label = "builds" if index == 0 else ""
@@ -110,6 +119,16 @@ def _builds(view: dict) -> list[str]:
     return out
 
 
+def _field_cell(build: dict, field: str) -> str:
+    value = display(build[field])
+    return f"tera {value}" if field == "tera_type" else value
+
+
+# The accuracy table's column for each build field.
+_ACCURACY_COLUMNS = {"item": ("item", "p_item"), "ability": ("abil.", "p_ability"),
+                     "tera_type": ("tera", "p_tera")}  # fmt: skip
+
+
 def render_accuracy(document: dict) -> list[str]:
     """Per Pokémon: P(true build) over the turns it was seen, and top-1 hits."""
     accuracy: dict[str, Any] = document["accuracy"]
@@ -117,6 +136,7 @@ def render_accuracy(document: dict) -> list[str]:
         f"How the prediction did for {document['player']} {document.get('player_name', '')} "
         "(true sets from the log):"
     ]
+    columns = [_ACCURACY_COLUMNS[f] for f in _fields(document)]
     rows = []
     for row in accuracy["pokemon"]:
         final = row.get("final", {})
@@ -127,9 +147,7 @@ def render_accuracy(document: dict) -> list[str]:
                 _pct(_mean(row["p_build"])),
                 _pct(_mean(row.get("prior_p_build") or [])),
                 _runs(row["turns"], row["p_build"]),
-                _pct(final.get("p_item")),
-                _pct(final.get("p_ability")),
-                _pct(final.get("p_tera")),
+                *(_pct(final.get(key)) for _, key in columns),
                 _pct(final.get("p_moves")),
             )
         )
@@ -139,9 +157,7 @@ def render_accuracy(document: dict) -> list[str]:
         "mean",
         "prior",
         "P(true build) by turn",
-        "item",
-        "abil.",
-        "tera",
+        *(title for title, _ in columns),
         "moves",
     )
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
@@ -152,9 +168,10 @@ def render_accuracy(document: dict) -> list[str]:
         f"mean P(true build) {_pct(accuracy.get('mean_p_build'))} "
         f"(species prior alone: {_pct(accuracy.get('mean_prior_p_build'))})"
     )
+    named = ", ".join([*(title for title, _ in columns), "moves"])
     lines.append(
         "  mean/prior: P(true build) over the turns seen, predicted / prior only; "
-        "item, abil., tera, moves: P of the true value at the end"
+        f"{named}: P of the true value at the end"
     )
     return lines
 

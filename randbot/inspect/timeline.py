@@ -21,6 +21,7 @@ from randbot.inspect.battlelog import BattleLog, other
 from randbot.inspect.names import species_keys, species_name
 from randbot.inspect.predictor import make_predictor
 from randbot.inspect.truth import TrueTeam
+from setdb.formats import BUILD_FIELDS, build_fields
 
 log = logging.getLogger("randbot.inspect")
 
@@ -99,6 +100,7 @@ def _replay(battle_log: BattleLog, enemy: str, top: int, predictor_kind: str) ->
     _add_explanations(final, predictor, problems)
     document = {
         "format": battle_log.format_id,
+        "fields": format_fields(battle_log.format_id),
         "player": enemy,
         "player_name": battle_log.players.get(enemy, ""),
         "opponent_name": battle_log.players.get(ours, ""),
@@ -131,6 +133,13 @@ def _replay(battle_log: BattleLog, enemy: str, top: int, predictor_kind: str) ->
     if problems.count:
         document["problems"] = problems.as_list()
     return document
+
+
+def format_fields(format_id: str) -> list[str]:
+    """The build fields the format's sets have, in display order: no tera before Gen 9, no
+    ability before Gen 3, no item in Gen 1 (every field for a format without a generation)."""
+    fields = build_fields(format_id)
+    return [name for name in BUILD_FIELDS if name in fields]
 
 
 def _perspective(ours: str) -> Callable[[str], str]:

@@ -19,7 +19,7 @@ class TrueTeam:
                 "species": str(entry.get("species") or entry.get("name") or ""),
                 "moves": sorted(to_id(str(m)) for m in moves) if isinstance(moves, list) else [],
                 "item": str(entry.get("item") or ""),
-                "ability": str(entry.get("ability") or ""),
+                "ability": _ability(entry.get("ability")),
                 "tera_type": str(entry.get("teraType") or ""),
             }
             for key in species_keys(build["species"]):
@@ -109,6 +109,12 @@ class TrueTeam:
             "mean_p_build": _mean([p for row in rows for p in row["p_build"]]),
             "mean_prior_p_build": _mean(priors) if len(priors) == appearances else None,
         }
+
+
+def _ability(ability: Any) -> str:
+    """A set's ability; Gen 1-2 sets say "No Ability", which their builds leave empty."""
+    text = str(ability or "")
+    return "" if to_id(text) == "noability" else text
 
 
 def _mean(values: list[float]) -> float | None:
