@@ -202,6 +202,8 @@ def _bridge_mon(mon: Mon) -> dict[str, Any]:
         data["teraType"] = _title(mon.tera_type)
     if mon.status:
         data["status"] = mon.status
+    if mon.dynamaxed:
+        data["isDynamaxed"] = True  # the calc doubles its HP; `curHP` is already on that scale
     return data
 
 
@@ -231,10 +233,17 @@ def _bridge_request(
     attacker: Mon, defender: Mon, move_id: str, field: FieldState, attacker_ours: bool
 ):
     move = move_facts(move_id)
+    name: Any = move.name if move else move_id
+    if move is not None and move.is_damaging:
+        # A Dynamaxed attacker's moves are Max Moves; a Z-move what-if is the move's Z-move.
+        if attacker.dynamaxed:
+            name = {"name": name, "useMax": True}
+        elif attacker.z_move:
+            name = {"name": name, "useZ": True}
     return (
         _bridge_mon(attacker),
         _bridge_mon(defender),
-        move.name if move else move_id,
+        name,
         _bridge_field(field, attacker_ours),
     )
 
@@ -245,6 +254,8 @@ def _from_bridge(result: Any, key: Key) -> Dmg | None:
         return None
     move = move_facts(key[2])
     hits = move.hits if move else 1.0
+    if key[0].dynamaxed or key[0].z_move:
+        hits = 1.0  # Max Moves and Z-moves hit once
     if len(rolls) > 16 and len(rolls) % 16 == 0:
         # Per-hit rolls for a multi-hit move: one roll list per hit; sum of the means.
         per_hit = [rolls[i : i + 16] for i in range(0, len(rolls), 16)]
