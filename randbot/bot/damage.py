@@ -120,7 +120,9 @@ class DamageOracle:
     def _run(self, missing: list[Key]) -> None:
         started = time.perf_counter()
         try:
-            results = self.calc.damage_many([_bridge_request(*k) for k in missing], ko=False)
+            gen = int(getattr(self.calc, "gen", 9))
+            requests = [_bridge_request(*k, gen=gen) for k in missing]
+            results = self.calc.damage_many(requests, ko=False)
         except Exception as exc:  # a calc problem must never cost a decision: Python takes over
             self.bridge_errors += 1
             log.warning(
@@ -207,11 +209,12 @@ def _bridge_mon(mon: Mon) -> dict[str, Any]:
     return data
 
 
+FIRST_GEN_WITH_SNOW = 9  # Hail before
 _WEATHER = {"sun": "Sun", "rain": "Rain", "sand": "Sand", "snow": "Snow"}
 _TERRAIN = {"electric": "Electric", "grassy": "Grassy", "psychic": "Psychic", "misty": "Misty"}
 
 
-def _bridge_field(field: FieldState, attacker_ours: bool) -> dict[str, Any]:
+def _bridge_field(field: FieldState, attacker_ours: bool, gen: int = 9) -> dict[str, Any]:
     defender = field.side(not attacker_ours)
     attacker = field.side(attacker_ours)
     out: dict[str, Any] = {
@@ -224,13 +227,20 @@ def _bridge_field(field: FieldState, attacker_ours: bool) -> dict[str, Any]:
     }
     if field.weather:
         out["weather"] = _WEATHER[field.weather]
+        if field.weather == "snow" and gen < FIRST_GEN_WITH_SNOW:
+            out["weather"] = "Hail"  # the calc refuses Snow before Gen 9 (one batch lost whole)
     if field.terrain:
         out["terrain"] = _TERRAIN[field.terrain]
     return out
 
 
 def _bridge_request(
-    attacker: Mon, defender: Mon, move_id: str, field: FieldState, attacker_ours: bool
+    attacker: Mon,
+    defender: Mon,
+    move_id: str,
+    field: FieldState,
+    attacker_ours: bool,
+    gen: int = 9,
 ):
     move = move_facts(move_id)
     name: Any = move.name if move else move_id
@@ -244,7 +254,7 @@ def _bridge_request(
         _bridge_mon(attacker),
         _bridge_mon(defender),
         name,
-        _bridge_field(field, attacker_ours),
+        _bridge_field(field, attacker_ours, gen),
     )
 
 
