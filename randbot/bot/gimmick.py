@@ -72,7 +72,9 @@ def choose(
         return None
     if battle.can_mega_evolve:
         return Gimmick("mega", MEGA_WHY, decision.target)
-    if sit.enemy_active is None:
+    if sit.enemy_active is None or _priority(decision.target):
+        # A planned priority move is kept as it is: its point is moving first, and Z-moves and
+        # Max Moves have none (a Shadow Sneak to finish before being KOed).
         return None
     if battle.can_z_move:
         return z_move(sit, engine, decision.target, _z_capable(battle), deadline)
@@ -200,6 +202,11 @@ def _fetch(
     ]
     wait_s = max(0.0, deadline.until - time.perf_counter()) * WAIT_SHARE
     engine.oracle.prefetch(keys, wait_s=wait_s)
+
+
+def _priority(move_id: str) -> bool:
+    facts = move_facts(move_id)
+    return facts is not None and facts.priority > 0
 
 
 def _damaging(move_id: str) -> bool:
