@@ -87,3 +87,27 @@ def test_snow_reaches_the_calc_as_hail_before_gen_9() -> None:
     ours, theirs = _raichu(), _gyarados()
     assert _bridge_request(ours, theirs, "surf", hail, True, gen=8)[3]["weather"] == "Hail"
     assert _bridge_request(ours, theirs, "surf", hail, True, gen=9)[3]["weather"] == "Snow"
+
+
+def test_the_decision_log_line_says_which_gimmick_and_why() -> None:
+    import logging
+
+    from randbot.bot.decision import Decision, explain, log_decision
+    from randbot.bot.gimmick import Gimmick, apply
+
+    decision = apply(
+        Decision("move", "earthquake", "defeat", "plan-stay"),
+        Gimmick("dynamax", "our last Pokémon", "earthquake"),
+    )
+    logging.getLogger("randbot.decision").disabled = True
+    try:
+        payload = log_decision("battle-gen8randombattle-1", 9, decision, 12.0)
+    finally:
+        logging.getLogger("randbot.decision").disabled = False
+    assert payload["choice"] == "move earthquake +dynamax"
+    assert payload["notes"]["gimmick"] == {
+        "kind": "dynamax",
+        "why": "our last Pokémon",
+        "move": "earthquake",
+    }
+    assert "| dynamax: our last Pokémon" in explain(payload)
