@@ -29,15 +29,15 @@ def test_gen8_max_moves_and_a_dynamaxed_defender_through_the_calc() -> None:
     dragapult = species_mon(
         "dragapult", 74, ("shadowball", "dracometeor"), item="choicespecs", ability="infiltrator"
     )
-    snorlax = species_mon("snorlax", 84, ("bodyslam",), item="leftovers", ability="thickfat")
+    slowbro = species_mon("slowbro", 86, ("scald",), item="leftovers", ability="regenerator")
     with DamageCalc(gen=8) as calc:
         oracle = DamageOracle(calc=calc)
-        plain = _answer(oracle, dragapult, snorlax, "shadowball")
-        maxed = _answer(oracle, dragapult.with_dynamax(), snorlax, "shadowball")
-        into_big = _answer(oracle, dragapult, snorlax.with_dynamax(), "shadowball")
-        hail = _answer(oracle, dragapult, snorlax, "shadowball", replace(FIELD, weather="snow"))
+        plain = _answer(oracle, dragapult, slowbro, "shadowball")
+        maxed = _answer(oracle, dragapult.with_dynamax(), slowbro, "shadowball")
+        into_big = _answer(oracle, dragapult, slowbro.with_dynamax(), "shadowball")
+        hail = _answer(oracle, dragapult, slowbro, "shadowball", replace(FIELD, weather="snow"))
         oracle.close()
-    # Max Phantasm (130) against Shadow Ball (80); the same hit into a Dynamaxed Snorlax, which has
+    # Max Phantasm (130) against Shadow Ball (80); the same hit into a Dynamaxed Slowbro, which has
     # twice the HP (the calc's and the Mon's agree: curHP is sent on the doubled scale).
     assert 1.5 < maxed.mean / plain.mean < 1.7
     assert into_big.mean == plain.mean
