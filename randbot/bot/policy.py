@@ -177,7 +177,7 @@ def _start_search(
     if len(sit.ours) + len(sit.enemies) + sit.unseen > config.search_max_standing:
         return None
     if _dynamaxed(sit):
-        return None  # the simulator's state carries no Dynamax: it would play the turn without
+        return None  # the simulator's state carries no Dynamax: it would play the turn without it
     settings = lookahead.SearchSettings(
         think_ms=config.think_ms,
         worlds=config.search_worlds,
