@@ -11,6 +11,7 @@ from damagecalc_bridge import DamageCalc
 from randbot.bot.damage import DamageOracle
 from randbot.bot.field import FieldState
 from randbot.bot.mon import species_mon
+from randbot.bot.pydamage import estimate as pyestimate
 
 pytestmark = pytest.mark.integration
 
@@ -37,9 +38,15 @@ def test_gen8_max_moves_and_a_dynamaxed_defender_through_the_calc() -> None:
         into_big = _answer(oracle, dragapult, slowbro.with_dynamax(), "shadowball")
         hail = _answer(oracle, dragapult, slowbro, "shadowball", replace(FIELD, weather="snow"))
         oracle.close()
-    # Max Phantasm (130) against Shadow Ball (80); the same hit into a Dynamaxed Slowbro, which has
-    # twice the HP (the calc's and the Mon's agree: curHP is sent on the doubled scale).
-    assert 1.5 < maxed.mean / plain.mean < 1.7
+    # Max Phantasm (130) against Shadow Ball (80), but a Dynamaxed holder loses its Choice Specs'
+    # boost; the Python estimate agrees. The same hit into a Dynamaxed Slowbro, which has twice
+    # the HP (the calc's and the Mon's agree: curHP is sent on the doubled scale).
+    assert 1.05 < maxed.mean / plain.mean < 1.12  # 130 / 80 / 1.5
+    estimate = oracle.get(dragapult.with_dynamax(), slowbro, "shadowball", FIELD, True)
+    assert estimate == maxed  # the bridge's answer, memoised
+    py_max = pyestimate(dragapult.with_dynamax(), slowbro, "shadowball", FIELD, True)[2]
+    py_plain = pyestimate(dragapult, slowbro, "shadowball", FIELD, True)[2]
+    assert abs(py_max / py_plain - maxed.mean / plain.mean) < 0.03
     assert into_big.mean == plain.mean
     assert hail.mean == plain.mean  # Hail reached the calc (and changes nothing here)
 

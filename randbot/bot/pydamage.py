@@ -217,9 +217,11 @@ def estimate(
     ab, item = attacker.ability, attacker.item
     if physical and ab in ("hugepower", "purepower"):
         atk *= 2
-    if physical and (ab in ("hustle", "gorillatactics") or item == "choiceband"):
+    # A Dynamaxed holder gets no boost from its choice item (Showdown's items, and the calc).
+    band = item == "choiceband" and not attacker.dynamaxed
+    if physical and (ab in ("hustle", "gorillatactics") or band):
         atk *= 1.5
-    if not physical and item == "choicespecs":
+    if not physical and item == "choicespecs" and not attacker.dynamaxed:
         atk *= 1.5
     if ab == "guts" and attacker.status and physical:
         atk *= 1.5
