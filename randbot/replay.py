@@ -17,6 +17,7 @@ import orjson
 from poke_env.battle import Battle
 
 from randbot.errors import RandbotError
+from randbot.formats import generation_of
 from randbot.nodejs import node_executable, showdown_dir
 
 # Plays the input log and prints one JSON line per chunk the given side received.
@@ -90,7 +91,12 @@ def replay_log(
     log: dict, side: str, on_chunk: Callable[[list[list[str]]], Any] | None = None
 ) -> Iterator[tuple[Battle, dict]]:
     """`decisions` of `side` in a server log."""
-    battle = Battle(f"battle-{log['format']}-replay", log[side], logging.getLogger("replay"), gen=9)
+    gen = generation_of(
+        log["format"]
+    )  # poke-env reads moves and species in the battle's generation
+    battle = Battle(
+        f"battle-{log['format']}-replay", log[side], logging.getLogger("replay"), gen=gen
+    )
     battle.player_role = side
     chunks = (
         [[f">{battle.battle_tag}"], *(line.split("|") for line in chunk.split("\n"))]

@@ -29,6 +29,8 @@ class BotConfig:
     # The tracker's damage-roll checks through the shared bridge (its inference improves; cost per turn).
     inference_damage: bool = False
     tera: bool = True
+    # Each generation's gimmick (randbot/bot/gimmick.py): Mega Evolution, Z-moves, Dynamax.
+    gimmicks: bool = True
     use_bridge: bool = True  # @smogon/calc through damagecalc_bridge; off = the Python estimate
     bridge_max_calcs: int = 250  # new bridge calcs per decision (the rest: the Python estimate)
     top_builds: int = 6  # enemy builds kept per Pokémon (the most likely, renormalised)
@@ -172,6 +174,7 @@ VARIANTS: dict[str, dict] = {
     "randbot-noinfer": {"inference": False},
     "randbot-nochance": {"engine_chance": False},
     "randbot-notera": {"tera": False},
+    "randbot-nogimmick": {"gimmicks": False},  # never Mega Evolves, Z-moves or Dynamaxes
     "randbot-pycalc": {"use_bridge": False},
     "randbot-search": {"search": True},  # the default since the search is on; kept as a name
     "randbot-nosearch": {"search": False},  # no lookahead on Showdown's simulator

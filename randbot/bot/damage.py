@@ -120,7 +120,9 @@ class DamageOracle:
     def _run(self, missing: list[Key]) -> None:
         started = time.perf_counter()
         try:
-            results = self.calc.damage_many([_bridge_request(*k) for k in missing], ko=False)
+            gen = int(getattr(self.calc, "gen", 9))
+            requests = [_bridge_request(*k, gen=gen) for k in missing]
+            results = self.calc.damage_many(requests, ko=False)
         except Exception as exc:  # a calc problem must never cost a decision: Python takes over
             self.bridge_errors += 1
             log.warning(
@@ -202,14 +204,17 @@ def _bridge_mon(mon: Mon) -> dict[str, Any]:
         data["teraType"] = _title(mon.tera_type)
     if mon.status:
         data["status"] = mon.status
+    if mon.dynamaxed:
+        data["isDynamaxed"] = True  # the calc doubles its HP; `curHP` is already on that scale
     return data
 
 
+FIRST_GEN_WITH_SNOW = 9  # Hail before
 _WEATHER = {"sun": "Sun", "rain": "Rain", "sand": "Sand", "snow": "Snow"}
 _TERRAIN = {"electric": "Electric", "grassy": "Grassy", "psychic": "Psychic", "misty": "Misty"}
 
 
-def _bridge_field(field: FieldState, attacker_ours: bool) -> dict[str, Any]:
+def _bridge_field(field: FieldState, attacker_ours: bool, gen: int = 9) -> dict[str, Any]:
     defender = field.side(not attacker_ours)
     attacker = field.side(attacker_ours)
     out: dict[str, Any] = {
@@ -222,20 +227,34 @@ def _bridge_field(field: FieldState, attacker_ours: bool) -> dict[str, Any]:
     }
     if field.weather:
         out["weather"] = _WEATHER[field.weather]
+        if field.weather == "snow" and gen < FIRST_GEN_WITH_SNOW:
+            out["weather"] = "Hail"  # the calc refuses Snow before Gen 9 (one batch lost whole)
     if field.terrain:
         out["terrain"] = _TERRAIN[field.terrain]
     return out
 
 
 def _bridge_request(
-    attacker: Mon, defender: Mon, move_id: str, field: FieldState, attacker_ours: bool
+    attacker: Mon,
+    defender: Mon,
+    move_id: str,
+    field: FieldState,
+    attacker_ours: bool,
+    gen: int = 9,
 ):
     move = move_facts(move_id)
+    name: Any = move.name if move else move_id
+    if move is not None and move.is_damaging:
+        # A Dynamaxed attacker's moves are Max Moves; a Z-move what-if is the move's Z-move.
+        if attacker.dynamaxed:
+            name = {"name": name, "useMax": True}
+        elif attacker.z_move:
+            name = {"name": name, "useZ": True}
     return (
         _bridge_mon(attacker),
         _bridge_mon(defender),
-        move.name if move else move_id,
-        _bridge_field(field, attacker_ours),
+        name,
+        _bridge_field(field, attacker_ours, gen),
     )
 
 
@@ -245,6 +264,8 @@ def _from_bridge(result: Any, key: Key) -> Dmg | None:
         return None
     move = move_facts(key[2])
     hits = move.hits if move else 1.0
+    if key[0].dynamaxed or key[0].z_move:
+        hits = 1.0  # Max Moves and Z-moves hit once
     if len(rolls) > 16 and len(rolls) % 16 == 0:
         # Per-hit rolls for a multi-hit move: one roll list per hit; sum of the means.
         per_hit = [rolls[i : i + 16] for i in range(0, len(rolls), 16)]

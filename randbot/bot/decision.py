@@ -18,12 +18,16 @@ class Decision:
     phase: str  # "discover", "defeat", "forced-switch", "fallback"
     rule: str  # which rule fired
     tera: bool = False
+    gimmick: str | None = (
+        None  # "mega", "zmove" or "dynamax" with this move (notes["gimmick"]: why)
+    )
     candidates: list[tuple[str, float]] = field(default_factory=list)
     assumed: dict[str, Any] | None = None  # the enemy build assumed (most likely)
     notes: dict[str, Any] = field(default_factory=dict)
 
     def label(self) -> str:
-        return f"{self.kind} {self.target}{' +tera' if self.tera else ''}"
+        gimmick = f" +{self.gimmick}" if self.gimmick else ""
+        return f"{self.kind} {self.target}{' +tera' if self.tera else ''}{gimmick}"
 
 
 class Deadline:
@@ -75,6 +79,9 @@ def _explain_search(payload: dict[str, Any]) -> str:
     notes = payload.get("notes") or {}
     rule = notes.get("discover") or {}
     text = ""
+    gimmick = notes.get("gimmick")
+    if gimmick:
+        text += f" | {gimmick['kind']}: {gimmick['why']}"
     if rule.get("rejected"):
         text = f" | set aside {rule['rejected']} ({rule['choice']}): {rule['why']}"
     search = notes.get("search")

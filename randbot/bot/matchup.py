@@ -220,7 +220,7 @@ class MatchupEngine:
                 continue
             bmax = max(1, b.max_hp)
             accuracy = facts.accuracy
-            if a.ability == "noguard" or b.ability == "noguard":
+            if a.dynamaxed or a.z_move or a.ability == "noguard" or b.ability == "noguard":
                 accuracy = 1.0
             elif a.ability == "compoundeyes":
                 accuracy = min(1.0, accuracy * 1.3)

@@ -18,6 +18,7 @@ BOOSTABLE = ("atk", "def", "spa", "spd", "spe")
 # Random battles give every set 85 EVs and 31 IVs with a neutral nature (thesis 3.4.1).
 RANDBATS_EV = 85
 RANDBATS_IV = 31
+DYNAMAX_HP = 2  # HP multiplier at Dynamax level 10, every random battle's
 CHOICE_ITEMS = frozenset({"choiceband", "choicespecs", "choicescarf"})
 
 
@@ -43,6 +44,10 @@ class Mon:
     weight: float = 50.0
     # The move a choice item holds it to (used since it switched in), or None.
     locked: str | None = None
+    # Gen 8: Dynamaxed (HP doubled, in `stats` and `hp`; its damaging moves are Max Moves).
+    dynamaxed: bool = False
+    # Gen 7: a what-if, never a battle state: its damaging moves are their Z-moves.
+    z_move: bool = False
 
     @property
     def max_hp(self) -> int:
@@ -68,13 +73,26 @@ class Mon:
         return replace(self, hp=max(0, min(self.max_hp, hp)))
 
     def locked_to(self, move_id: str | None) -> Mon:
-        """Held to `move_id` when its item is a choice item (else unchanged)."""
+        """Held to `move_id` when its item is a choice item (else unchanged); a Dynamaxed
+        Pokémon is held to nothing."""
+        if self.dynamaxed:
+            return self
         if move_id and self.item in CHOICE_ITEMS and move_id in self.moves:
             return replace(self, locked=move_id)
         return self
 
     def with_tera(self) -> Mon:
         return replace(self, terastallized=True)
+
+    def with_dynamax(self) -> Mon:
+        """Dynamaxed now: Showdown doubles max and current HP at Dynamax level 10 (random battles')."""
+        if self.dynamaxed:
+            return self
+        stats = (self.stats[0] * DYNAMAX_HP, *self.stats[1:])
+        return replace(self, stats=stats, hp=self.hp * DYNAMAX_HP, dynamaxed=True, locked=None)
+
+    def as_z(self) -> Mon:
+        return replace(self, z_move=True)
 
     def with_boosts(self, boosts: tuple[int, int, int, int, int]) -> Mon:
         return replace(self, boosts=boosts)
@@ -175,6 +193,8 @@ def our_mon(mon: Pokemon) -> Mon:
         ability=mon.ability,
         moves=tuple(mon.moves),
         weight=float(mon.weight or 50.0),
+        # The request's HP of a Dynamaxed Pokémon is already the doubled one.
+        dynamaxed=mon.is_dynamaxed,
     )
 
 
@@ -198,6 +218,9 @@ def enemy_mon(
     elif seen_item is None:
         item = ""  # knocked off or consumed
     seen_tera = mon.tera_type.name if (mon.is_terastallized and mon.tera_type) else None
+    # A Dynamaxed enemy shows its HP as a percentage of its doubled HP.
+    if mon.is_dynamaxed:
+        stats = (stats[0] * DYNAMAX_HP, *stats[1:])
     return Mon(
         species=mon.species,
         name=species_entry(mon.species).get("name", mon.species),
@@ -213,4 +236,5 @@ def enemy_mon(
         ability=mon.ability or (to_id(ability) if ability else None),
         moves=moves,
         weight=float(mon.weight or 50.0),
+        dynamaxed=mon.is_dynamaxed,
     )

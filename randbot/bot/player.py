@@ -207,7 +207,13 @@ class RandBot(_Base):  # type: ignore[misc, valid-type]
         elif decision.kind == "move":
             for move in battle.available_moves:
                 if move.id == decision.target:
-                    return self.create_order(move, terastallize=decision.tera and battle.can_tera)
+                    return self.create_order(
+                        move,
+                        terastallize=decision.tera and battle.can_tera,
+                        mega=decision.gimmick == "mega" and battle.can_mega_evolve,
+                        z_move=decision.gimmick == "zmove" and battle.can_z_move,
+                        dynamax=decision.gimmick == "dynamax" and battle.can_dynamax,
+                    )
         return self._safe_order(battle)
 
     def _safe_order(self, battle: Battle) -> BattleOrder:

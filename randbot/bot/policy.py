@@ -8,6 +8,7 @@ from typing import Any
 
 from poke_env.battle import Battle
 
+from randbot.bot import gimmick
 from randbot.bot.beliefs import Beliefs
 from randbot.bot.config import BotConfig
 from randbot.bot.damage import DamageOracle
@@ -144,10 +145,29 @@ def decide(
         leaf_value = None
         if pending is not None and config.search_leaf == "planner":
             leaf_value = planner_leaves(tactics, config, LEAF_BUDGET_SHARE * config.think_ms)
-        return lookahead.finish(pending, decision, leaf_value, plan)
+        decision = lookahead.finish(pending, decision, leaf_value, plan)
     except Exception as exc:  # noqa: BLE001 - a broken search result leaves the bot's own choice
         log.exception("search failed in %s turn %s", battle.battle_tag, battle.turn)
         decision.notes["search"] = {"fallback": f"error: {type(exc).__name__}: {exc}"[:200]}
+    return with_gimmick(sit, engine, decision, deadline, config)
+
+
+def with_gimmick(
+    sit: Situation,
+    engine: MatchupEngine,
+    decision: Decision,
+    deadline: Deadline,
+    config: BotConfig,
+) -> Decision:
+    """The generation's gimmick (Mega Evolution, Z-move, Dynamax) laid over the final choice;
+    a failure there keeps the choice without it."""
+    if not config.gimmicks:
+        return decision
+    try:
+        return gimmick.apply(decision, gimmick.choose(sit, engine, decision, deadline))
+    except Exception as exc:  # noqa: BLE001 - the move stands without its gimmick
+        log.exception("gimmick failed in %s turn %s", sit.battle.battle_tag, sit.battle.turn)
+        decision.notes["gimmick_error"] = f"{type(exc).__name__}: {exc}"[:200]
         return decision
 
 
@@ -159,6 +179,8 @@ def _start_search(
         return None
     if len(sit.ours) + len(sit.enemies) + sit.unseen > config.search_max_standing:
         return None
+    if _dynamaxed(sit):
+        return None  # the simulator's state carries no Dynamax: it would play the turn without it
     settings = lookahead.SearchSettings(
         think_ms=config.think_ms,
         worlds=config.search_worlds,
@@ -179,6 +201,13 @@ def _start_search(
             "search could not start in %s turn %s", sit.battle.battle_tag, sit.battle.turn
         )
         return None
+
+
+def _dynamaxed(sit: Situation) -> bool:
+    enemy = sit.enemy_active
+    return (sit.active is not None and sit.active.dynamaxed) or (
+        enemy is not None and enemy.poke.is_dynamaxed
+    )
 
 
 def blind_entry(sit: Situation, oracle: DamageOracle) -> Decision:

@@ -8,6 +8,9 @@ data come from poke-env.
 from __future__ import annotations
 
 import math
+from functools import cache
+
+from poke_env.battle import Move
 
 from randbot.bot.field import FieldState
 from randbot.bot.mon import Mon
@@ -144,6 +147,32 @@ def _base_power(attacker: Mon, defender: Mon, move: MoveFacts, field: FieldState
     return bp
 
 
+@cache
+def z_power(move_id: str) -> int:
+    """The Z-move's base power (Gen 7 data, through poke-env); 0 when it has none."""
+    try:
+        return int(Move(move_id, gen=7).z_move_power)
+    except Exception:  # noqa: BLE001 - a move Gen 7 lacks has no Z-move
+        return 0
+
+
+@cache
+def max_power(move_id: str) -> int:
+    """The Max Move's base power (Gen 8 data, through poke-env); 0 when it has none."""
+    try:
+        return int(Move(move_id, gen=8).dynamaxed.base_power)
+    except Exception:  # noqa: BLE001 - a move Gen 8 lacks has no Max Move
+        return 0
+
+
+def _gimmick_power(attacker: Mon, move_id: str, bp: float) -> float:
+    if attacker.dynamaxed:
+        return float(max_power(move_id) or bp)
+    if attacker.z_move:
+        return float(z_power(move_id) or bp)
+    return bp
+
+
 def estimate(
     attacker: Mon, defender: Mon, move_id: str, field: FieldState, attacker_ours: bool
 ) -> tuple[int, int, float]:
@@ -161,7 +190,7 @@ def estimate(
     if move.id in ("superfang", "ruination", "naturesmadness"):
         half = max(1, defender.hp // 2)
         return half, half, float(half)
-    bp = _base_power(attacker, defender, move, field)
+    bp = _gimmick_power(attacker, move.id, _base_power(attacker, defender, move, field))
     if bp <= 0:
         return 0, 0, 0.0
     mtype = move_type(attacker, move)
@@ -188,9 +217,11 @@ def estimate(
     ab, item = attacker.ability, attacker.item
     if physical and ab in ("hugepower", "purepower"):
         atk *= 2
-    if physical and (ab in ("hustle", "gorillatactics") or item == "choiceband"):
+    # A Dynamaxed holder gets no boost from its choice item (Showdown's items, and the calc).
+    band = item == "choiceband" and not attacker.dynamaxed
+    if physical and (ab in ("hustle", "gorillatactics") or band):
         atk *= 1.5
-    if not physical and item == "choicespecs":
+    if not physical and item == "choicespecs" and not attacker.dynamaxed:
         atk *= 1.5
     if ab == "guts" and attacker.status and physical:
         atk *= 1.5
@@ -297,6 +328,8 @@ def estimate(
         hits = float(move.max_hits)
     if item == "loadeddice" and move.max_hits >= 5:
         hits = 4.5
+    if attacker.dynamaxed or attacker.z_move:
+        hits = 1.0  # Max Moves and Z-moves hit once
     high = base * mod
     if ab == "parentalbond":
         high *= 1.25

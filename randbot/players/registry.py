@@ -24,6 +24,7 @@ PLAYERS: dict[str, str] = {
     "randbot-pycalc": "randbot.bot.variants:RandBotPycalc",
     "randbot-search": "randbot.bot.variants:RandBotSearch",
     "randbot-nosearch": "randbot.bot.variants:RandBotNosearch",
+    "randbot-nogimmick": "randbot.bot.variants:RandBotNogimmick",
     "random": "poke_env.player:RandomPlayer",
     "maxpower": "poke_env.player:MaxBasePowerPlayer",
     "heuristic": "poke_env.player:SimpleHeuristicsPlayer",
