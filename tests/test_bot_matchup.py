@@ -273,3 +273,14 @@ def test_switching_in_onto_sticky_web_costs_a_grounded_pokemon_a_speed_stage():
     leavanny = mon("leavanny", 88, ("lunge",), "focussash", "swarm", hp=0.11)
     slowed = webbed.duel(webbed.entering(scarfed), leavanny)
     assert not slowed.a_first and engine().duel(scarfed, leavanny).a_first
+
+
+def test_before_gen_4_a_moves_type_decides_whether_it_is_physical():
+    tyranitar = mon("tyranitar", 80, ("crunch", "rockslide"), "leftovers", "sandstream")
+    physical = {
+        gen: {o.move: o.physical for o in MatchupEngine(DamageOracle(None), FieldState(), gen=gen)
+              .options(tyranitar, HEATRAN, True)}
+        for gen in (3, 9)
+    }  # fmt: skip
+    assert physical[9] == {"crunch": True, "rockslide": True}
+    assert physical[3] == {"crunch": False, "rockslide": True}  # Dark was special

@@ -169,6 +169,7 @@ class MatchupEngine:
         hit_boosts: bool = False,
         status_orbs: bool = False,
         sticky_web: bool = False,
+        gen: int = 9,
     ) -> None:
         self.oracle = oracle
         self.field = field
@@ -183,6 +184,7 @@ class MatchupEngine:
         self.hit_boosts = hit_boosts
         self.status_orbs = status_orbs
         self.sticky_web = sticky_web
+        self.gen = gen  # the battle's generation: a move's category before Gen 4 is its type's
         self._options: dict[tuple[Mon, Mon, bool], list[Option]] = {}
         self._duels: dict[tuple, Duel] = {}
 
@@ -212,7 +214,7 @@ class MatchupEngine:
             return cached
         out = []
         for move_id in a.moves:
-            facts = move_facts(move_id)
+            facts = move_facts(move_id, self.gen)
             if facts is None or not facts.is_damaging:
                 continue
             dmg = self.oracle.get(a, b, move_id, self.field, a_ours)

@@ -21,6 +21,7 @@ from randbot.bot.situation import Situation, read_situation
 from randbot.bot.tactics import SWITCH_MARGIN, Tactics, agg_key
 from randbot.lookahead import search as lookahead
 from randbot.lookahead.leaves import planner_leaves
+from setdb.formats import generation
 
 log = logging.getLogger("randbot.bot")
 
@@ -112,6 +113,7 @@ def decide(
         hit_boosts=config.hit_boosts,
         status_orbs=config.status_orbs,
         sticky_web=config.sticky_web,
+        gen=generation(battle.format or "") or 9,
     )
     phase = phase_of(sit, config)
     _prefetch(engine, sit, deadline, config)
