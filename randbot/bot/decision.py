@@ -83,7 +83,7 @@ def _explain_search(payload: dict[str, Any]) -> str:
     if gimmick:
         text += f" | {gimmick['kind']}: {gimmick['why']}"
     if rule.get("rejected"):
-        text = f" | set aside {rule['rejected']} ({rule['choice']}): {rule['why']}"
+        text += f" | set aside {rule['rejected']} ({rule['choice']}): {rule['why']}"
     search = notes.get("search")
     if not search:
         return text

@@ -324,18 +324,9 @@ def break_tie(pending: Pending, decision: Decision) -> Decision:
     best = max(values, key=lambda c: values[c])
     if best == own or values[best] <= values[own] + pending.settings.margin:
         return decision
-    kind, target, _ = order_of(best, world)
     decision.notes["search"]["overrode"] = decision.label()
     decision.notes["search"]["overrode_rule"] = f"{decision.phase}/{decision.rule}"
-    return Decision(
-        kind,
-        target,
-        decision.phase,
-        "search-tie",
-        candidates=decision.candidates,
-        assumed=decision.assumed,
-        notes=decision.notes,
-    )
+    return _replaced(decision, best, world, "search-tie")
 
 
 def check_rule(result: SearchResult, rule: Decision, plan: Decision, world: World) -> Decision:
@@ -437,16 +428,22 @@ def check(
         summary["overrode_rule"] = f"{decision.phase}/{decision.rule}"
         if own_value is not None:
             summary["overrode_value"] = round(own_value, 3)
-        kind, target, tera = order_of(best, world)
-        decision = Decision(
-            kind,
-            target,
-            decision.phase,
-            "search",
-            tera=tera,
-            candidates=decision.candidates,
-            assumed=decision.assumed,
-            notes=decision.notes,
-        )
+        decision = _replaced(decision, best, world, "search")
     decision.notes["search"] = summary
     return decision
+
+
+def _replaced(decision: Decision, choice: str, world: World, rule: str) -> Decision:
+    """The search's `choice` in place of the bot's decision, keeping its phase, candidates,
+    assumed build and notes."""
+    kind, target, tera = order_of(choice, world)
+    return Decision(
+        kind,
+        target,
+        decision.phase,
+        rule,
+        tera=tera,
+        candidates=decision.candidates,
+        assumed=decision.assumed,
+        notes=decision.notes,
+    )
