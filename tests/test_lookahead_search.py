@@ -83,6 +83,18 @@ def test_a_world_cut_short_by_the_deadline_is_left_out() -> None:
     assert result.worlds == 1
 
 
+def test_a_world_cut_short_counts_under_the_model_rule_when_its_replies_cover_enough() -> None:
+    answer = _answer([[0]] * 3, [[0]] * 3, None, None)
+    for world, values in zip(answer["worlds"], ([0.3, 0.1, -0.2], [-0.5, 0.9, 0.0]), strict=True):
+        world["model"] = values
+    answer["worlds"][1].update(complete=False, covered=0.85)
+    assert combine(answer, "model", coverage=0.9).worlds == 1
+    assert combine(answer, "nash", coverage=0.8).worlds == 1  # only the model rule's mix is covered
+    both = combine(answer, "model", coverage=0.8)
+    assert both.worlds == 2
+    assert both.values["move psychic"] == pytest.approx(0.75 * 0.1 + 0.25 * 0.9)
+
+
 def test_a_bot_choice_the_search_did_not_reach_stands() -> None:
     result = combine(_answer([[0]] * 3, [[0]] * 3, [0.30, None, None], [0.30, None, None]), "nash")
     kept = check(result, _decision("psychic"), WORLD, margin=0.0)

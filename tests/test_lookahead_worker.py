@@ -102,6 +102,35 @@ def test_the_deadline_cuts_the_search_short(worker: SimWorker) -> None:
     assert answer["ms"] < 1000
 
 
+def test_by_reply_a_cut_world_keeps_only_replies_played_against_every_choice(
+    worker: SimWorker,
+) -> None:
+    full = worker.request(
+        "search", worlds=[{"spec": _spec()}], samples=1, deadline_ms=5000, by_reply=True
+    )["worlds"][0]
+    assert full["complete"] and full["covered"] == 1
+    # a deadline after about half the cells: the likeliest replies first, each against every row
+    half = len(full["ours"]) * len(full["theirs"]) // 2
+    cut = worker.request(
+        "search",
+        worlds=[{"spec": _spec()}],
+        samples=1,
+        deadline_ms=5000,
+        by_reply=True,
+        max_turns=half,
+    )["worlds"][0]
+    assert not cut["complete"] and 0 < cut["covered"] < 1
+    kept = [b for b in range(len(cut["theirs"])) if cut["matrix"][0][b] is not None]
+    assert kept and all(all(row[b] is not None for row in cut["matrix"]) for b in kept)
+    assert all(
+        all(row[b] is None for row in cut["matrix"])
+        for b in set(range(len(cut["theirs"]))) - set(kept)
+    )
+    mix = cut["model_mix"]
+    assert min(mix[b] for b in kept) >= max(mix[b] for b in range(len(mix)) if b not in kept)
+    assert cut["covered"] == pytest.approx(sum(mix[b] for b in kept))
+
+
 def test_bad_spec_gets_an_error_naming_it(worker: SimWorker) -> None:
     with pytest.raises(SimWorkerError, match="simulator worker failed"):
         worker.request("build", spec={"sides": {}})

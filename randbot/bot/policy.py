@@ -195,6 +195,7 @@ def _start_search(
         scope=config.search_scope,
         tie_window=config.search_tie_window,
         tie_ms=config.search_tie_ms,
+        coverage=config.search_coverage,
     )
     try:
         return lookahead.start(sit, settings, last_moves, allow_tera=config.tera)

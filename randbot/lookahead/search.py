@@ -65,6 +65,10 @@ class SearchSettings:
     # again, stay against those switches only, when the full search could not value it (0: off).
     tie_window: float = 0.0
     tie_ms: float = 50.0  # the time that second search has
+    # A world the deadline cut short still counts (under the "model" rule) when every choice of
+    # ours was played against the enemy's likeliest replies holding at least this share of the
+    # model's mix; the worker then plays the replies likeliest first (0: complete worlds only).
+    coverage: float = 0.0
 
 
 @dataclass
@@ -122,6 +126,7 @@ def _submit(worlds: list[World], ours: list[str], settings: SearchSettings, seed
         rollout_turns=settings.rollout_turns,
         leaves=settings.leaves,
         luck=settings.luck,
+        by_reply=settings.coverage > 0,
     )
     return Pending(rid, worlds, ours, time.perf_counter(), settings, seed)
 
@@ -140,7 +145,7 @@ def collect(
             log.debug(
                 "world %s", json.dumps({k: w.get(k) for k in ("ours", "theirs", "matrix", "mix")})
             )
-    return combine(answer, pending.settings.rule)
+    return combine(answer, pending.settings.rule, pending.settings.coverage)
 
 
 def rescore(answer: dict, world: World, leaf_value: Callable[[dict, World], float | None]) -> dict:
@@ -164,6 +169,7 @@ def rescore(answer: dict, world: World, leaf_value: Callable[[dict, World], floa
         ):
             # a cell the planner could not value: the world's values would mix two scales
             w["complete"] = False
+            w["covered"] = 0.0
     solved = shared_worker().request(
         "solve",
         timeout_s=2.0,
@@ -199,14 +205,24 @@ def charge_tera(result: SearchResult, decision: Decision, cost: float) -> Search
     return result
 
 
-def combine(answer: dict, rule: str) -> SearchResult:
+def usable(world: dict, rule: str, coverage: float) -> bool:
+    """A world whose values rank every choice on the same footing: complete, or (model rule)
+    every choice played against replies holding at least `coverage` of the model's mix."""
+    if world.get("complete"):
+        return True
+    return rule == "model" and coverage > 0 and float(world.get("covered") or 0) >= coverage
+
+
+def combine(answer: dict, rule: str, coverage: float = 0.0) -> SearchResult:
     """Each choice's value over the worlds (weighted), by the rule for the enemy's choice."""
     totals: dict[str, float] = {}
     weights: dict[str, float] = {}
     feared: dict[str, str] = {}
-    # A world the deadline cut short has values for its first rows only: its choices would be
-    # ranked against a different set of worlds than the others', so it is left out.
-    for world in (w for w in answer["worlds"] if w.get("complete")):
+    # A world the deadline cut short has values for its first rows only (or, played by reply,
+    # for its likelier replies): its choices would be ranked against a different set of worlds
+    # than the others', so it is left out unless `usable` says its rows share their replies.
+    kept = [w for w in answer["worlds"] if usable(w, rule, coverage)]
+    for world in kept:
         values = world.get(rule) or []
         for a, choice in enumerate(world["ours"]):
             if a < len(values) and values[a] is not None:
@@ -219,7 +235,7 @@ def combine(answer: dict, rule: str) -> SearchResult:
     values = {c: totals[c] / weights[c] for c in totals if weights[c] > 0}
     return SearchResult(
         values=values,
-        worlds=sum(1 for w in answer["worlds"] if w.get("complete")),
+        worlds=len(kept),
         turns=int(answer.get("turns", 0)),
         ms=float(answer.get("ms", 0.0)),
         timed_out=bool(answer.get("timed_out")),

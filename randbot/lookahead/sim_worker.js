@@ -5,9 +5,12 @@
 //   {"id", "op": "ping"}                         -> {"id", "ok": true, "pid"}
 //   {"id", "op": "build", "spec"}                -> {"id", "ok": true, "state": summary}
 //   {"id", "op": "search", "worlds": [{"spec", "weight", "theirs"?}], "ours": [choice...],
-//    "samples", "deadline_ms", "deadline_at"?, "seed", "luck"?} -> {"id", "ok": true, "worlds": [...], "turns", "ms"}
+//    "samples", "deadline_ms", "deadline_at"?, "seed", "luck"?, "by_reply"?, "max_turns"?}
+//     -> {"id", "ok": true, "worlds": [...], "turns", "ms"}
 //     ("deadline_at", in epoch ms, caps the time a request waited in the queue behind another
-//     battle's: a search answered after its caller gave up is wasted work)
+//     battle's: a search answered after its caller gave up is wasted work; "by_reply" plays the
+//     enemy's likelier replies first, each against all our choices; "max_turns" stops after that
+//     many simulated turns, whatever the clock)
 //   {"id", "op": "solve", "matrices": [matrix...]} -> {"id", "ok": true, "solutions": [...]}
 //   anything that fails                          -> {"id", "ok": false, "error": "what failed"}
 //
@@ -601,6 +604,25 @@ function solve(matrix) {
 
 // ---------------------------------------------------------------- the search
 
+// The enemy's replies, likeliest first by the model's mix.
+function replyOrder(mix) {
+  return mix.map((p, b) => [p, b]).sort((x, y) => y[0] - x[0] || x[1] - y[1]).map(([, b]) => b);
+}
+
+// A world the deadline cut short, kept to the replies played against every legal choice of ours
+// (the other cells emptied, so every row is valued against the same replies), and the share of
+// the model's mix those replies hold among the replies not found illegal.
+function fullReplies(matrix, mix, badOurs, badTheirs) {
+  const rows = matrix.map((_, a) => a).filter((a) => !badOurs.has(a));
+  const full = new Set(mix.map((_, b) => b).filter((b) => !badTheirs.has(b) && rows.length && rows.every((a) => matrix[a][b] !== null)));
+  const legal = mix.reduce((acc, p, b) => acc + (badTheirs.has(b) ? 0 : p), 0);
+  const held = mix.reduce((acc, p, b) => acc + (full.has(b) ? p : 0), 0);
+  return {
+    matrix: matrix.map((row) => row.map((v, b) => (full.has(b) ? v : null))),
+    covered: legal > 0 ? held / legal : 0,
+  };
+}
+
 function search(req) {
   const started = Date.now();
   const deadline = Math.min(started + (req.deadline_ms || 250), req.deadline_at || Infinity);
@@ -611,6 +633,7 @@ function search(req) {
   const worlds = [];
   for (const [w, world] of req.worlds.entries()) {
     if (Date.now() >= deadline) { timedOut = true; break; }
+    if (req.max_turns && turns >= req.max_turns) break;
     const battle = buildBattle(world.spec);
     const unseen = world.spec.sides.p2.unseen || 0;
     const rootJSON = JSON.stringify(battle.toJSON());
@@ -621,39 +644,43 @@ function search(req) {
     const leaves = req.leaves ? ours.map(() => theirs.map(() => null)) : null;
     const badOurs = new Set();
     const badTheirs = new Set();
+    const modelMix = predictedMix(battle, theirs);
+    // By reply: the enemy's likelier replies first, each against every choice of ours, so a deadline
+    // leaves every choice valued against the same replies (the mass they cover is reported).
+    const cells = req.by_reply ? replyOrder(modelMix).flatMap((b) => ours.map((_, a) => [a, b]))
+      : ours.flatMap((_, a) => theirs.map((__, b) => [a, b]));
     let complete = true;
     outer: for (let s = 0; s < samples; s++) {
       const seed = [baseSeed, w + 1, s + 1, 7919].join(',');
-      for (let a = 0; a < ours.length; a++) {
-        if (badOurs.has(a)) continue;
-        for (let b = 0; b < theirs.length; b++) {
-          if (badTheirs.has(b)) continue;
-          if (Date.now() >= deadline) { timedOut = true; complete = false; break outer; }
-          const likely = req.luck === 'likely' ? new LikelyPRNG() : null;
-          let res = playTurn(rootJSON, ours[a], theirs[b], seed, unseen, req.rollout_turns || 0, likely);
+      for (const [a, b] of cells) {
+        if (badOurs.has(a) || badTheirs.has(b)) continue;
+        if (Date.now() >= deadline) { timedOut = true; complete = false; break outer; }
+        if (req.max_turns && turns >= req.max_turns) { complete = false; break outer; }
+        const likely = req.luck === 'likely' ? new LikelyPRNG() : null;
+        let res = playTurn(rootJSON, ours[a], theirs[b], seed, unseen, req.rollout_turns || 0, likely);
+        turns++;
+        if (likely && likely.coins.length && res.value !== undefined && Date.now() < deadline) {
+          const p = likely.coins[0];
+          const other = playTurn(rootJSON, ours[a], theirs[b], seed, unseen, req.rollout_turns || 0, new LikelyPRNG(0));
           turns++;
-          if (likely && likely.coins.length && res.value !== undefined && Date.now() < deadline) {
-            const p = likely.coins[0];
-            const other = playTurn(rootJSON, ours[a], theirs[b], seed, unseen, req.rollout_turns || 0, new LikelyPRNG(0));
-            turns++;
-            if (other.value !== undefined) {
-              const value = p * res.value + (1 - p) * other.value;
-              // the leaf of the likelier outcome stands for the cell; its value is the mix
-              if (leaves) leaves[a][b] = {...leafRecord(res.battle), mix: {p, other: leafRecord(other.battle)}};
-              res = {value, battle: null};
-            }
+          if (other.value !== undefined) {
+            const value = p * res.value + (1 - p) * other.value;
+            // the leaf of the likelier outcome stands for the cell; its value is the mix
+            if (leaves) leaves[a][b] = {...leafRecord(res.battle), mix: {p, other: leafRecord(other.battle)}};
+            res = {value, battle: null};
           }
-          if (res.illegal === 'ours') { badOurs.add(a); break; }
-          if (res.illegal === 'theirs') { badTheirs.add(b); continue; }
-          sums[a][b] += res.value;
-          counts[a][b]++;
-          if (leaves && res.battle) leaves[a][b] = leafRecord(res.battle);
         }
+        if (res.illegal === 'ours') { badOurs.add(a); continue; }
+        if (res.illegal === 'theirs') { badTheirs.add(b); continue; }
+        sums[a][b] += res.value;
+        counts[a][b]++;
+        if (leaves && res.battle) leaves[a][b] = leafRecord(res.battle);
       }
     }
-    const matrix = sums.map((row, a) => row.map((v, b) => (counts[a][b] && !badOurs.has(a) && !badTheirs.has(b) ? v / counts[a][b] : null)));
-    const modelMix = predictedMix(battle, theirs);
-    worlds.push({weight: world.weight ?? 1, ours, theirs, matrix, complete, root_value: evaluate(battle, unseen), ...solve(matrix), model: expected(matrix, modelMix), model_mix: modelMix, ...(leaves ? {leaves} : {})});
+    let matrix = sums.map((row, a) => row.map((v, b) => (counts[a][b] && !badOurs.has(a) && !badTheirs.has(b) ? v / counts[a][b] : null)));
+    let covered = complete ? 1 : 0;
+    if (!complete && req.by_reply) ({matrix, covered} = fullReplies(matrix, modelMix, badOurs, badTheirs));
+    worlds.push({weight: world.weight ?? 1, ours, theirs, matrix, complete, covered, root_value: evaluate(battle, unseen), ...solve(matrix), model: expected(matrix, modelMix), model_mix: modelMix, ...(leaves ? {leaves} : {})});
   }
   return {worlds, turns, timed_out: timedOut, ms: Date.now() - started};
 }
