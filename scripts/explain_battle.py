@@ -36,7 +36,12 @@ def main() -> int:
     bot = RandBot(battle_format=log["format"], start_listening=False, bot_config=config)
     made = iter(choices_made(log, side))
     print(f"{log[side]} ({side}) vs {log['p2' if side == 'p1' else 'p1']}; winner {log['winner']}")
-    for battle, _request in replay_log(log, side, bot._note_actions):
+
+    def on_chunk(chunk: list[list[str]]) -> None:
+        bot.feed_trackers(chunk)  # the inference tracker reads the stream as it did live
+        bot._note_actions(chunk)
+
+    for battle, _request in replay_log(log, side, on_chunk):
         actual = next(made, "?")
         if first <= battle.turn <= last:
             bot.choose_move(battle)

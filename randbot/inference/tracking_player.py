@@ -53,19 +53,22 @@ class TrackingPlayer(Player):
 
     async def _handle_battle_message(self, split_messages: list[list[str]]) -> None:
         try:
-            tag = (
-                split_messages[0][0].lstrip(">").strip()
-                if split_messages and split_messages[0]
-                else ""
-            )
-            if tag.startswith("battle-"):
-                tracker = self._trackers.get(tag) or self._new_tracker(tag)
-                for fields in split_messages[1:]:
-                    if len(fields) > 1:
-                        tracker.feed("|".join(fields))
+            self.feed_trackers(split_messages)
         except Exception:  # noqa: BLE001 - tracking must never break poke-env's own processing
             log.exception("tracker failed on a message")
         await super()._handle_battle_message(split_messages)
+
+    def feed_trackers(self, split_messages: list[list[str]]) -> None:
+        """One chunk of a battle room's messages (its first line names the room) into the room's
+        tracker; a replay feeds its chunks here as the websocket would."""
+        tag = (
+            split_messages[0][0].lstrip(">").strip() if split_messages and split_messages[0] else ""
+        )
+        if tag.startswith("battle-"):
+            tracker = self._trackers.get(tag) or self._new_tracker(tag)
+            for fields in split_messages[1:]:
+                if len(fields) > 1:
+                    tracker.feed("|".join(fields))
 
     def _battle_finished_callback(self, battle: AbstractBattle) -> None:
         super()._battle_finished_callback(battle)
