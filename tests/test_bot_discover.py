@@ -34,6 +34,15 @@ def test_among_sure_kos_priority_first_then_the_move_that_costs_least_after():
     assert ranked[-1] == "outrage"
 
 
+def test_among_sure_kos_a_choice_holder_does_not_fake_out():
+    def ranked(held: bool) -> list[str]:
+        moves = ["surf", "fakeout", "volttackle"]
+        return sorted(moves, key=lambda m: _ko_preference(move_facts(m), held), reverse=True)
+
+    assert ranked(False)[0] == "fakeout"  # priority first
+    assert ranked(True)[0] == "surf" and ranked(True)[-1] == "fakeout"
+
+
 def test_recorded_a_sure_ko_is_not_an_outrage_when_earthquake_is_as_sure(explain_battle):
     log = FIXTURES / "outrage-lock-vs-random.log.json"
     lines = [line for line in explain_battle(log, "14", {}) if "|| played: " in line]

@@ -1,6 +1,6 @@
 """Staying in only to feed the enemy a KO, setting up in front of a faster attacker
-(avoid_feeding), and moves that cannot work (skip_futile), on battles recorded against the
-heuristic (seed 2026)."""
+(avoid_feeding), and moves that cannot work (skip_futile, Fake Out under a choice item), on battles
+recorded against the heuristic (seeds 2026 and 2027)."""
 
 from __future__ import annotations
 
@@ -60,3 +60,14 @@ def test_a_close_stay_or_switch_is_searched_alone_and_the_switch_that_saves_the_
     line = next(line for line in lines if " t4 " in line)
     assert "stay or switch searched alone: move " in line, line
     assert "defeat/search-tie: switch" in line, line
+
+
+@pytest.mark.integration
+def test_a_sure_ko_is_not_a_fake_out_that_a_choice_item_then_holds_its_user_to(explain_battle):
+    """Turn 18: a Choice Scarf Ditto, transformed into Pikachu, KOed with Fake Out and was held to
+    it; it failed the next turn and Azumarill KOed Ditto. Surf and Volt Tackle KOed too."""
+    line = _first_decision(
+        explain_battle, "fakeout-late-vs-heuristic.log.json", 18, "skip_futile", True
+    )
+    decided = line.split(" | ")[0]
+    assert "defeat/1-ko: move" in decided and "fakeout" not in decided, line

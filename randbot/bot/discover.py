@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from randbot.bot.decision import Decision
-from randbot.bot.futile import can_status, heal_blocked
+from randbot.bot.futile import FIRST_TURN_ONLY, can_status, first_turn_out, heal_blocked
 from randbot.bot.matchup import charges_now, hazard_fraction
 from randbot.bot.mon import Mon
 from randbot.bot.movefacts import MoveFacts, move_facts
@@ -35,6 +35,8 @@ def guaranteed_ko(t: Tactics) -> str | None:
             continue
         if t.config.charge_moves and charges_now(active, move_id, t.sit.field):
             continue  # it only charges this turn: no KO before the enemy answers
+        if move_id in FIRST_TURN_ONLY and not first_turn_out(t.sit.battle):
+            continue  # Fake Out fails after its user's first turn out
         ok = True
         for b, _w in t.enemy:
             dmg = t.engine.oracle.get(active, b, move_id, t.sit.field, True)
@@ -52,15 +54,21 @@ def guaranteed_ko(t: Tactics) -> str | None:
                 if hit is not None and hit.high >= active.hp_fraction:
                     ok = False
                     break
-        if ok and (best is None or _ko_preference(facts) > best[0]):
-            best = (_ko_preference(facts), move_id)
+        held = active.item in CHOICE_ITEMS
+        if ok and (best is None or _ko_preference(facts, held) > best[0]):
+            best = (_ko_preference(facts, held), move_id)
     return best[1] if best else None
 
 
-def _ko_preference(facts: MoveFacts) -> tuple:
-    """Among sure KOs: first, then the one that costs least after it (no lock into a rampage and the
-    confusion after it, no recoil, no stat drop); before, ties went to the moveset's order."""
-    return (facts.priority, not facts.locks_user, -facts.recoil, not facts.drops_user)
+CHOICE_ITEMS = frozenset({"choiceband", "choicespecs", "choicescarf"})
+
+
+def _ko_preference(facts: MoveFacts, choice_held: bool = False) -> tuple:
+    """Among sure KOs: not a Fake Out that a choice item then holds its user to (it fails from
+    the next turn on); first; then the one that costs least after it (no lock into a rampage and
+    the confusion after it, no recoil, no stat drop); before, ties went to the moveset's order."""
+    stuck = facts.id in FIRST_TURN_ONLY and choice_held
+    return (not stuck, facts.priority, not facts.locks_user, -facts.recoil, not facts.drops_user)
 
 
 def survives_turn(t: Tactics) -> bool:

@@ -1,4 +1,5 @@
-"""Moves that cannot work this turn: a status the target cannot get, a heal under Heal Block."""
+"""Moves that cannot work this turn: a status the target cannot get, a heal under Heal Block, an
+attack the target is immune to, Fake Out after the first turn."""
 
 from __future__ import annotations
 
@@ -9,6 +10,28 @@ from poke_env.battle import Effect
 from randbot.bot.mon import Mon
 from randbot.bot.movefacts import effectiveness, move_facts
 from randbot.bot.pydamage import is_grounded
+
+# Moves that work only on their user's first turn out.
+FIRST_TURN_ONLY = frozenset({"fakeout", "firstimpression", "matblock"})
+# Attacks whose damage comes from the hit taken or either side's HP: the estimate may price them
+# at nothing, so they are never dropped as harmless.
+UNPRICED_ATTACKS = frozenset(
+    {
+        "counter",
+        "mirrorcoat",
+        "metalburst",
+        "comeuppance",
+        "bide",
+        "endeavor",
+        "finalgambit",
+        "psywave",
+    }
+)
+
+
+def first_turn_out(battle: Any) -> bool:
+    poke = battle.active_pokemon
+    return poke is not None and bool(getattr(poke, "first_turn", False))
 
 
 def heal_blocked(battle: Any) -> bool:

@@ -6,7 +6,13 @@ from dataclasses import dataclass
 
 from randbot.bot.config import BotConfig
 from randbot.bot.decision import Deadline
-from randbot.bot.futile import can_status, heal_blocked
+from randbot.bot.futile import (
+    FIRST_TURN_ONLY,
+    UNPRICED_ATTACKS,
+    can_status,
+    first_turn_out,
+    heal_blocked,
+)
 from randbot.bot.matchup import Aggregate, MatchupEngine, hazard_fraction
 from randbot.bot.mon import Mon
 from randbot.bot.movefacts import move_facts
@@ -125,9 +131,13 @@ class Tactics:
 
     def _without_futile(self, evals: list[MoveEval]) -> list[MoveEval]:
         """No status move that no likely build can get (Thunder Wave into a Ground type), no
-        recovery under Heal Block: the duel values them by what they would do if they worked."""
+        recovery under Heal Block: the duel values them by what they would do if they worked.
+        No attack that does nothing to every likely build (Earthquake into a Flying type): the
+        duel counts it as a free turn, so it ranked above a weak hit. No Fake Out after the
+        user's first turn out."""
         blocked = heal_blocked(self.sit.battle)
         terrain = self.sit.field.terrain
+        first_turn = first_turn_out(self.sit.battle)
 
         def futile(move_id: str) -> bool:
             facts = move_facts(move_id)
@@ -135,12 +145,25 @@ class Tactics:
                 return False
             if blocked and facts.is_recovery:
                 return True
-            if facts.is_damaging or facts.status is None:
+            if move_id in FIRST_TURN_ONLY and not first_turn:
+                return True
+            if facts.is_damaging:
+                return move_id not in UNPRICED_ATTACKS and self._harmless(move_id)
+            if facts.status is None:
                 return False
             return not any(can_status(b, facts.status, move_id, terrain) for b, _w in self.enemy)
 
         kept = [e for e in evals if not futile(e.move)]
         return kept or evals
+
+    def _harmless(self, move_id: str) -> bool:
+        """The attack deals no damage to any likely build (a type or ability immunity)."""
+        active = self.sit.active
+        assert active is not None
+        field = self.sit.field
+        return all(
+            self.engine.oracle.get(active, b, move_id, field, True).max <= 0 for b, _w in self.enemy
+        )
 
     def _enemy_moves_first(self) -> bool:
         active = self.sit.active
