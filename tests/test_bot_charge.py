@@ -8,6 +8,7 @@ Blitzed while charging.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from randbot.bot.damage import DamageOracle
@@ -84,3 +85,15 @@ def test_recorded_no_meteor_beam_without_its_herb_in_front_of_a_faster_hitter(ex
     assert stay and all("plan-stay: move meteorbeam" in line for line in stay)
     stay_on = [line for line in on if "/plan-stay: " in line]
     assert stay_on and not any("plan-stay: move meteorbeam" in line for line in stay_on)
+
+
+def test_an_enemy_that_must_recharge_gives_the_duel_a_free_turn():
+    """Recorded (seed 2027): Slaking's Giga Impact KOed; our Deoxys came in to its rest turn."""
+    deoxys = species_mon("deoxysspeed", 82, ("psychoboost", "nastyplot", "focusblast"), "", "")
+    slaking = species_mon("slaking", 84, ("gigaimpact", "earthquake"), "choiceband", "truant")
+    resting = replace(slaking, must_recharge=True)
+    e = _engine()
+    plain, rest = e.duel(deoxys, slaking), e.duel(deoxys, resting)
+    assert rest.ttk_ba > plain.ttk_ba or (rest.a_wins and not plain.a_wins)
+    off = _engine(on=False)
+    assert off.duel(deoxys, resting) == off.duel(deoxys, slaking)  # off: the old model

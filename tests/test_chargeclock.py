@@ -38,3 +38,42 @@ def _charging(clock: ChargeClock | None) -> bool:
 def test_a_power_herb_leaves_no_charge() -> None:
     assert _charging(None)  # (poke-env's own reading, which this corrects)
     assert not _charging(ChargeClock())
+
+
+# From a recorded battle: Slaking's Giga Impact KOs, it rests the next turn (`cant ... recharge`),
+# and on the turn after it can act again; poke-env kept `must_recharge` on through that turn.
+RECHARGE = """|switch|p2a: Slaking|Slaking, L84, F|389/389
+|turn|16
+|move|p2a: Slaking|Giga Impact|p1a: Clawitzer
+|-damage|p1a: Clawitzer|0 fnt
+|-mustrecharge|p2a: Slaking
+|faint|p1a: Clawitzer
+|upkeep
+|switch|p1a: Deoxys|Deoxys-Speed, L82|195/216
+|turn|17
+|move|p1a: Deoxys|Focus Blast|p2a: Slaking|[miss]
+|-miss|p1a: Deoxys|p2a: Slaking
+|cant|p2a: Slaking|recharge
+|upkeep
+|turn|18"""
+
+
+def _recharging(clock: ChargeClock | None, until: str) -> bool:
+    battle = Battle(TAG, "randbot", None, gen=9)
+    battle.player_role = "p1"
+    for line in RECHARGE.splitlines():
+        fields = line.split("|")
+        if clock is not None:
+            clock.note(TAG, fields)
+        battle.parse_message(fields)
+        if line == until:
+            break
+    if clock is not None:
+        clock.correct(battle)
+    return battle.get_pokemon("p2: Slaking").must_recharge
+
+
+def test_a_recharge_holds_for_the_rest_turn_and_ends_when_the_rest_is_shown() -> None:
+    assert _recharging(ChargeClock(), "|turn|17")  # the decision of turn 17: Slaking rests
+    assert _recharging(None, "|turn|18")  # (poke-env's own reading, which this corrects)
+    assert not _recharging(ChargeClock(), "|turn|18")

@@ -326,6 +326,7 @@ class MatchupEngine:
             s.asleep = 2 if s.mon.status == "slp" else (1 if s.mon.status == "frz" else 0)
             s.heal_move, s.heal = _recovery(s.mon)
             s.lock(s.mon.locked)
+            s.recharging = self.charge_moves and s.mon.must_recharge
         first_action: str | None = None
         a_first_flag = False
         turns = 0

@@ -48,6 +48,8 @@ class Mon:
     dynamaxed: bool = False
     # Gen 7: a what-if, never a battle state: its damaging moves are their Z-moves.
     z_move: bool = False
+    # Used a recharge move (Hyper Beam) last turn: this turn it rests.
+    must_recharge: bool = False
 
     @property
     def max_hp(self) -> int:
@@ -237,4 +239,5 @@ def enemy_mon(
         moves=moves,
         weight=float(mon.weight or 50.0),
         dynamaxed=mon.is_dynamaxed,
+        must_recharge=bool(mon.must_recharge),
     )
