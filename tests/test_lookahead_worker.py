@@ -234,3 +234,25 @@ def test_likely_luck_values_a_cell_by_its_likely_outcome_whatever_the_seed(
     assert any(m != sampled[0] for m in sampled[1:])  # real dice: it does
     cells = sum(1 for row in likely_a for v in row if v is not None)
     assert turns_a > cells  # cells whose first coin could go either way are played twice
+
+
+def _gen2_mon(species: str, moves: list[str], **state) -> dict:
+    return {"species": species, "level": 80, "moves": moves, "item": "leftovers", **state}
+
+
+def test_a_badly_poisoned_pokemon_plays_its_turn_in_gen_2(worker: SimWorker) -> None:
+    """Gens 1 and 2 keep toxic's stage in a volatile their toxic reads after every move: a state
+    built without it failed every turn of a badly poisoned active (a recorded gen 2 battle)."""
+    spec = {
+        "format": "gen2randombattle",
+        "turn": 4,
+        "sides": {
+            "p1": {"pokemon": [_gen2_mon("Snorlax", ["bodyslam", "rest"]), _gen2_mon("Tauros", ["earthquake"])]},
+            "p2": {"pokemon": [_gen2_mon("Sneasel", ["sleeptalk", "hiddenpower"], status="tox", toxic_stage=2), _gen2_mon("Wobbuffet", ["counter"])]},
+        },
+        "field": {},
+    }  # fmt: skip
+    answer = worker.request("search", worlds=[{"spec": spec}], samples=1, deadline_ms=5000)
+    (world,) = answer["worlds"]
+    assert world["complete"]
+    assert any(v is not None for row in world["matrix"] for v in row)

@@ -99,6 +99,10 @@ function applyPokemon(battle, mon, p, foeActive) {
   // an ActiveMove, as in a real battle: toJSON keeps a plain Move only as a string
   if (p.last_move) mon.lastMove = battle.dex.getActiveMove(p.last_move);
   for (const [id, fields] of Object.entries(p.volatiles || {})) addVolatile(battle, mon, id, fields, foeActive);
+  // Gens 1 and 2 count toxic's stage in a volatile, which their toxic reads on every move
+  if (battle.gen <= 2 && mon.status === 'tox' && !mon.volatiles['residualdmg']) {
+    mon.volatiles['residualdmg'] = effectState(battle, 'residualdmg', mon, {counter: p.toxic_stage ?? 0});
+  }
 }
 
 // Transform copies the foe it was used on (spec index "into", else the foe's active): done once
