@@ -22,17 +22,25 @@ LINES = """|switch|p1a: Iron Jugulis|Iron Jugulis, L77|271/271
 |turn|12"""
 
 
-def _charging(clock: ChargeClock | None) -> bool:
+def _battle(lines: str, clock: ChargeClock | None, until: str | None = None) -> Battle:
+    """poke-env's battle after `lines` (up to and including the line `until`), corrected by
+    `clock` as before a decision when one is given."""
     battle = Battle(TAG, "randbot", None, gen=9)
     battle.player_role = "p1"
-    for line in LINES.splitlines():
+    for line in lines.splitlines():
         fields = line.split("|")
         if clock is not None:
             clock.note(TAG, fields)
         battle.parse_message(fields)
+        if line == until:
+            break
     if clock is not None:
         clock.correct(battle)
-    return battle.get_pokemon("p1: Iron Jugulis").preparing_move is not None
+    return battle
+
+
+def _charging(clock: ChargeClock | None) -> bool:
+    return _battle(LINES, clock).get_pokemon("p1: Iron Jugulis").preparing_move is not None
 
 
 def test_a_power_herb_leaves_no_charge() -> None:
@@ -59,18 +67,7 @@ RECHARGE = """|switch|p2a: Slaking|Slaking, L84, F|389/389
 
 
 def _recharging(clock: ChargeClock | None, until: str) -> bool:
-    battle = Battle(TAG, "randbot", None, gen=9)
-    battle.player_role = "p1"
-    for line in RECHARGE.splitlines():
-        fields = line.split("|")
-        if clock is not None:
-            clock.note(TAG, fields)
-        battle.parse_message(fields)
-        if line == until:
-            break
-    if clock is not None:
-        clock.correct(battle)
-    return battle.get_pokemon("p2: Slaking").must_recharge
+    return _battle(RECHARGE, clock, until).get_pokemon("p2: Slaking").must_recharge
 
 
 def test_a_recharge_holds_for_the_rest_turn_and_ends_when_the_rest_is_shown() -> None:

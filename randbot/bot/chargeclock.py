@@ -12,7 +12,7 @@ rest, where the Pokémon can act again. This clears it once the rest is shown.
 
 from __future__ import annotations
 
-from poke_env.battle import Battle
+from poke_env.battle import Battle, Pokemon
 
 from randbot.bot.mon import to_id
 from randbot.protocol import Cant, Ident, ItemEnded, read_event
@@ -21,6 +21,12 @@ from randbot.protocol import Cant, Ident, ItemEnded, read_event
 def _key(ident: Ident) -> str:
     """`p1a: Glimmora` -> `p1: Glimmora`, as poke-env keys a team."""
     return f"{ident.side}: {ident.name}"
+
+
+def _pokemon(battle: Battle, keys: set[str]) -> list[Pokemon]:
+    """poke-env's Pokémon of either side under these team keys (those it knows)."""
+    found = (battle.team.get(key) or battle.opponent_team.get(key) for key in keys)
+    return [mon for mon in found if mon is not None]
 
 
 class ChargeClock:
@@ -39,15 +45,11 @@ class ChargeClock:
     def correct(self, battle: Battle) -> None:
         """Clear the charge a Power Herb ended, and the recharge a rest turn spent, in poke-env's
         Pokémon."""
-        for key in self._herbed.pop(battle.battle_tag, set()):
-            mon = battle.team.get(key) or battle.opponent_team.get(key)
-            if mon is not None:
-                mon._preparing_move = None  # poke-env has no setter (see the module's doc)
-                mon._preparing_target = None
-        for key in self._rested.pop(battle.battle_tag, set()):
-            mon = battle.team.get(key) or battle.opponent_team.get(key)
-            if mon is not None:
-                mon.must_recharge = False
+        for mon in _pokemon(battle, self._herbed.pop(battle.battle_tag, set())):
+            mon._preparing_move = None  # poke-env has no setter (see the module's doc)
+            mon._preparing_target = None
+        for mon in _pokemon(battle, self._rested.pop(battle.battle_tag, set())):
+            mon.must_recharge = False
 
     def forget(self, tag: str) -> None:
         self._herbed.pop(tag, None)

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from randbot.bot.decision import Decision
 from randbot.bot.futile import FIRST_TURN_ONLY, can_status, first_turn_out, heal_blocked
 from randbot.bot.matchup import charges_now, hazard_fraction
-from randbot.bot.mon import Mon
+from randbot.bot.mon import CHOICE_ITEMS, Mon
 from randbot.bot.movefacts import MoveFacts, move_facts
 from randbot.bot.pydamage import speed
 from randbot.bot.scores import Scores
@@ -29,6 +29,7 @@ def guaranteed_ko(t: Tactics) -> str | None:
     if active is None:  # e.g. just after a websocket resume, before poke-env knows our active again
         return None
     best = None
+    held = active.item in CHOICE_ITEMS
     for move_id in t.available_moves():
         facts = move_facts(move_id)
         if facts is None or not facts.is_damaging or facts.accuracy < 1.0:
@@ -54,13 +55,9 @@ def guaranteed_ko(t: Tactics) -> str | None:
                 if hit is not None and hit.high >= active.hp_fraction:
                     ok = False
                     break
-        held = active.item in CHOICE_ITEMS
         if ok and (best is None or _ko_preference(facts, held) > best[0]):
             best = (_ko_preference(facts, held), move_id)
     return best[1] if best else None
-
-
-CHOICE_ITEMS = frozenset({"choiceband", "choicespecs", "choicescarf"})
 
 
 def _ko_preference(facts: MoveFacts, choice_held: bool = False) -> tuple:
