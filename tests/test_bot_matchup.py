@@ -284,3 +284,46 @@ def test_before_gen_4_a_moves_type_decides_whether_it_is_physical():
     }  # fmt: skip
     assert physical[9] == {"crunch": True, "rockslide": True}
     assert physical[3] == {"crunch": False, "rockslide": True}  # Dark was special
+
+
+def _status_engine(**kwargs) -> MatchupEngine:
+    return MatchupEngine(DamageOracle(None), FieldState(), status_moves=True, **kwargs)
+
+
+BRELOOM = mon("breloom", 84, ("spore", "bulletseed", "machpunch", "rocktomb"), "", "technician")
+ZANGOOSE = mon("zangoose", 86, ("facade", "closecombat", "nightslash", "swordsdance"), "", "")
+
+
+def test_a_sleep_move_stops_the_targets_next_turns_in_the_duel():
+    """Off, Spore is a lost turn; on, the target sleeps two turns and Breloom ends with more HP."""
+    off = engine().duel(BRELOOM, ZANGOOSE, first="spore")
+    on = _status_engine().duel(BRELOOM, ZANGOOSE, first="spore")
+    assert on.first_action == "spore"
+    assert (on.p_a, on.a_hp) > (off.p_a, off.a_hp)
+
+
+def test_no_sleep_under_sleep_clause_nor_on_a_grass_type_nor_through_a_lum_berry():
+    """Each of these leaves Spore the lost turn it is with the setting off."""
+    off = engine().duel(BRELOOM, ZANGOOSE, first="spore")
+    assert _status_engine(sleep_blocked=True).duel(BRELOOM, ZANGOOSE, first="spore") == off
+    lum = mon("zangoose", 86, ZANGOOSE.moves, "lumberry", "")
+    assert _status_engine().duel(BRELOOM, lum, first="spore") == engine().duel(
+        BRELOOM, lum, first="spore"
+    )
+    grass = mon("meowscarada", 78, ("flowertrick", "knockoff", "uturn", "tripleaxel"), "", "")
+    assert _status_engine().duel(BRELOOM, grass, first="spore") == engine().duel(
+        BRELOOM, grass, first="spore"
+    )
+
+
+def test_a_burn_halves_the_physical_attackers_damage_for_the_rest_of_the_duel():
+    """Will-O-Wisp on a physical attacker: Sableye lasts longer and leaves Lucario lower than
+    after a lost turn; a Guts holder burned hits harder, so Sableye keeps no more HP."""
+    sableye = mon("sableye", 95, ("willowisp", "knockoff", "recover", "encore"), "", "prankster")
+    lucario = mon("lucario", 86, ("closecombat", "meteormash", "extremespeed", "swordsdance"))
+    off = engine().duel(sableye, lucario, first="willowisp")
+    on = _status_engine().duel(sableye, lucario, first="willowisp")
+    assert on.turns > off.turns and on.b_hp < off.b_hp
+    guts = mon("ursaring", 90, ("facade", "closecombat", "crunch", "swordsdance"), "", "guts")
+    burned_guts = _status_engine().duel(sableye, guts, first="willowisp")
+    assert burned_guts.a_hp <= engine().duel(sableye, guts, first="willowisp").a_hp

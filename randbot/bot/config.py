@@ -89,6 +89,10 @@ class BotConfig:
     # holder's first turn, with what it turns on (Guts, Facade, Quick Feet, Poison Heal).
     hit_boosts: bool = True
     status_orbs: bool = True
+    # A status move played in a duel puts its status on the target (sleep for two turns, paralysis,
+    # a burn, poison), where the target can take it and the move is at least 70% accurate; off,
+    # the duel counts it as a lost turn, so the plan almost never chose one.
+    status_moves: bool = False
     # Our Pokémon switching in onto a Sticky Web are fought at -1 Speed (grounded, no boots).
     sticky_web: bool = True
     # Lookahead on Showdown's own simulator (randbot/lookahead): our choices against the enemy's

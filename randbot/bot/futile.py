@@ -34,6 +34,19 @@ def first_turn_out(battle: Any) -> bool:
     return poke is not None and bool(getattr(poke, "first_turn", False))
 
 
+def sleep_clause_holds(battle: Any) -> bool:
+    """Sleep Clause: one of the enemy's Pokémon, other than the active, already sleeps, so our
+    sleep moves fail (a Rest's sleep counts too here: poke-env does not say who caused it)."""
+    active = battle.opponent_active_pokemon
+    return any(
+        mon is not active
+        and not mon.fainted
+        and mon.status is not None
+        and mon.status.name == "SLP"
+        for mon in battle.opponent_team.values()
+    )
+
+
 def heal_blocked(battle: Any) -> bool:
     """Psychic Noise and friends: a recovery move would fail this turn."""
     poke = battle.active_pokemon

@@ -15,6 +15,7 @@ from dataclasses import field as dc_field
 
 from randbot.bot.damage import DamageOracle
 from randbot.bot.field import FieldState
+from randbot.bot.futile import can_status
 from randbot.bot.mon import BOOSTABLE, CHOICE_ITEMS, Mon
 from randbot.bot.movefacts import effectiveness, move_facts
 from randbot.bot.pydamage import is_grounded, speed, stage_multiplier, type_multiplier
@@ -169,6 +170,8 @@ class MatchupEngine:
         hit_boosts: bool = False,
         status_orbs: bool = False,
         sticky_web: bool = False,
+        status_moves: bool = False,
+        sleep_blocked: bool = False,
         gen: int = 9,
     ) -> None:
         self.oracle = oracle
@@ -184,6 +187,11 @@ class MatchupEngine:
         self.hit_boosts = hit_boosts
         self.status_orbs = status_orbs
         self.sticky_web = sticky_web
+        # A status move (Spore, Thunder Wave, Will-O-Wisp, Toxic) played in a duel puts its status
+        # on the target; off, it is a lost turn. `sleep_blocked`: Sleep Clause, another of the
+        # target's side already sleeps.
+        self.status_moves = status_moves
+        self.sleep_blocked = sleep_blocked
         self.gen = gen  # the battle's generation: a move's category before Gen 4 is its type's
         self._options: dict[tuple[Mon, Mon, bool], list[Option]] = {}
         self._duels: dict[tuple, Duel] = {}
@@ -474,6 +482,8 @@ class MatchupEngine:
         if move_id is None:
             if user.asleep > 0:
                 user.asleep -= 1
+                if user.asleep == 0 and self.status_moves and user.mon.status in ("slp", "frz"):
+                    user.mon = replace(user.mon, status=None)  # awake: a sleep move can land again
             return
         if opt is None:
             facts = move_facts(move_id)
@@ -485,6 +495,8 @@ class MatchupEngine:
                 self._rest(user, target)
             elif facts is not None and facts.heal > 0:
                 user.hp = min(1.0, user.hp + facts.heal)
+            elif facts is not None and facts.status and facts.target != "self":
+                self._inflict(facts, user, target, worst, is_a)
             return
         if opt.charge and user.charging != opt.move:
             for stat, n in _CHARGE_BOOSTS.get(opt.move, ()):
@@ -529,6 +541,35 @@ class MatchupEngine:
         user.hp = min(1.0, user.hp)
         if opt.move == "knockoff" and dealt > 0 and target.hp > 0 and _knockable(target.mon):
             self._lose_item(target, user)
+
+    def _inflict(self, facts, user: _Side, target: _Side, worst: bool, is_a: bool) -> None:
+        """A status move lands on a target that can take it: its likely outcome (a miss below 70%
+        accuracy; in the worst case for A, any miss of A's). A Lum Berry (or a Chesto Berry for
+        sleep) cures it at once; a Sleep Talk user is not stopped by sleep."""
+        if not self.status_moves:
+            return
+        status, foe = facts.status, target.mon
+        accuracy = 1.0 if facts.accuracy >= 1.0 or user.mon.ability == "noguard" else facts.accuracy
+        if accuracy < 0.7 or (worst and is_a and accuracy < 1.0):
+            return
+        if foe.status or not can_status(foe, status, facts.id, self.field.terrain):
+            return
+        if foe.ability == "synchronize" and status != "slp":
+            return  # the status comes back on the user: not priced here
+        if status == "slp" and (self.sleep_blocked or "sleeptalk" in foe.moves):
+            return
+        if foe.item == "lumberry" or (status == "slp" and foe.item == "chestoberry"):
+            target.mon = replace(foe, item="")
+            return
+        target.mon = replace(foe, status=status)
+        if status == "slp":
+            turns = 2 if self.gen >= 5 else 3  # Gen 5 on: 1-3 turns asleep; before, longer
+            target.asleep = max(1, turns // 2) if foe.ability == "earlybird" else turns
+        elif status == "tox":
+            target.toxic = 1
+        # A burn halves physical damage, Guts and Marvel Scale turn on: both sides priced again.
+        target.options = _usable(self.options(target.mon, user.mon, target.ours), target.locked)
+        user.options = _usable(self.options(user.mon, target.mon, user.ours), user.locked)
 
     def _rest(self, user: _Side, foe: _Side) -> None:
         """Rest: full HP and status cured, then two turns asleep (unless a Chesto or Lum Berry

@@ -15,6 +15,7 @@ from randbot.bot.damage import DamageOracle
 from randbot.bot.decision import Deadline, Decision
 from randbot.bot.defeat import defeat
 from randbot.bot.discover import discover
+from randbot.bot.futile import sleep_clause_holds
 from randbot.bot.matchup import MatchupEngine
 from randbot.bot.scores import Scores, compute_scores
 from randbot.bot.situation import Situation, read_situation
@@ -113,6 +114,8 @@ def decide(
         hit_boosts=config.hit_boosts,
         status_orbs=config.status_orbs,
         sticky_web=config.sticky_web,
+        status_moves=config.status_moves,
+        sleep_blocked=sleep_clause_holds(battle),
         gen=generation(battle.format or "") or 9,
     )
     phase = phase_of(sit, config)
