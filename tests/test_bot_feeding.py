@@ -1,6 +1,7 @@
 """Staying in only to feed the enemy a KO, setting up in front of a faster attacker
 (avoid_feeding), and moves that cannot work (skip_futile, Fake Out under a choice item), on battles
-recorded against the heuristic (seeds 2026 and 2027)."""
+recorded against the heuristic (seeds 2026 and 2027); and a hazard valued by its toll on the
+enemies still to come in."""
 
 from __future__ import annotations
 
@@ -71,3 +72,17 @@ def test_a_sure_ko_is_not_a_fake_out_that_a_choice_item_then_holds_its_user_to(e
     )
     decided = line.split(" | ")[0]
     assert "defeat/1-ko: move" in decided and "fakeout" not in decided, line
+
+
+@pytest.mark.integration
+def test_a_lead_sets_stealth_rock_when_its_toll_on_the_enemies_to_come_outweighs_the_turn(
+    explain_battle,
+):
+    """Turn 1: Sudowoodo leads against Gouging Fire with five enemies unseen. Valued by its duel
+    alone, Stealth Rock is a lost turn and Head Smash is played; with the rock's toll on the
+    Pokémon still to come in, Stealth Rock is played."""
+    log = "stealthrock-lead-vs-heuristic.log.json"
+    off = explain_battle(FIXTURES / log, "1", {"hazard_weight": 0.0})
+    on = explain_battle(FIXTURES / log, "1", {"hazard_weight": 1.0})
+    assert "plan-stay: move headsmash" in next(line for line in off if " t1 " in line)
+    assert "plan-stay: move stealthrock" in next(line for line in on if " t1 " in line)

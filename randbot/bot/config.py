@@ -93,6 +93,9 @@ class BotConfig:
     # a burn, poison), where the target can take it and the move is at least 70% accurate; off,
     # the duel counts it as a lost turn, so the plan almost never chose one.
     status_moves: bool = False
+    # A hazard move's duel counts only the turn it costs; with this weight above 0, its worth on
+    # the enemy's Pokémon still to come in (their HP it would take, in Pokémon) is added.
+    hazard_weight: float = 0.0
     # Our Pokémon switching in onto a Sticky Web are fought at -1 Speed (grounded, no boots).
     sticky_web: bool = True
     # Lookahead on Showdown's own simulator (randbot/lookahead): our choices against the enemy's

@@ -17,7 +17,7 @@ from randbot.bot.mon import CHOICE_ITEMS, Mon
 from randbot.bot.movefacts import MoveFacts, move_facts
 from randbot.bot.pydamage import speed
 from randbot.bot.scores import Scores
-from randbot.bot.tactics import SWITCH_MARGIN, Tactics, agg_key
+from randbot.bot.tactics import BOUNCE_RISK, SWITCH_MARGIN, Tactics, agg_key, bounce_chance
 
 HOPELESS_TURNS = 2  # the enemy outlasts us by this many turns: the matchup is hopeless
 MIN_HEAL = 0.25  # a heal worth a turn restores at least this share of max HP
@@ -95,17 +95,11 @@ def heal_move(t: Tactics) -> str | None:
 
 
 HAZARD_REMOVAL = ("rapidspin", "defog", "mortalspin", "tidyup")
-BOUNCE_RISK = 0.25  # a hazard is not worth a turn when it may come back to our side
 
 
 def _heal_blocked(t: Tactics) -> bool:
     """Psychic Noise and friends: a recovery move would fail this turn."""
     return heal_blocked(t.sit.battle)
-
-
-def _bounce_chance(t: Tactics) -> float:
-    """How likely the enemy active reflects our hazard with Magic Bounce."""
-    return sum(w for b, w in t.enemy if b.ability == "magicbounce")
 
 
 def field_move(t: Tactics, enemies_left: int) -> str | None:
@@ -126,7 +120,7 @@ def field_move(t: Tactics, enemies_left: int) -> str | None:
             facts.is_hazard
             and enemies_left >= 2
             and not field.theirs.has(facts.side_condition)
-            and _bounce_chance(t) < BOUNCE_RISK
+            and bounce_chance(t.enemy) < BOUNCE_RISK
         ):
             return move_id
         if facts.is_screen and not field.ours.has(facts.side_condition):

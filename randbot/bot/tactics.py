@@ -15,8 +15,8 @@ from randbot.bot.futile import (
 )
 from randbot.bot.matchup import Aggregate, MatchupEngine, hazard_fraction
 from randbot.bot.mon import Mon
-from randbot.bot.movefacts import move_facts
-from randbot.bot.pydamage import speed
+from randbot.bot.movefacts import effectiveness, move_facts
+from randbot.bot.pydamage import is_grounded, speed
 from randbot.bot.situation import Situation
 
 TEMPO = 0.02
@@ -29,6 +29,7 @@ class MoveEval:
     tera: bool
     agg: Aggregate
     dealt: float = 0.0  # expected share of the enemy's HP the move takes this turn (tie-break)
+    later: float = 0.0  # what the move is worth after this duel (a hazard on the enemy's entries)
 
     @property
     def label(self) -> str:
@@ -37,7 +38,7 @@ class MoveEval:
     @property
     def value(self) -> float:
         # A won 1v1 is better won sooner: each extra turn is a turn the enemy can switch, set up or chip.
-        return self.agg.margin - TEMPO * self.agg.turns * self.agg.p_win
+        return self.agg.margin - TEMPO * self.agg.turns * self.agg.p_win + self.later
 
 
 class Tactics:
@@ -75,8 +76,29 @@ class Tactics:
         for mon, tera in variants:
             for move_id in self.available_moves():
                 agg = self.engine.versus(mon, self.enemy, first=move_id)
-                out.append(MoveEval(move_id, tera, agg, self._dealt(mon, move_id)))
+                later = self.config.hazard_weight * self.hazard_toll(move_id)
+                out.append(MoveEval(move_id, tera, agg, self._dealt(mon, move_id), later))
         return out
+
+    def hazard_toll(self, move_id: str) -> float:
+        """The HP (in Pokémon) a hazard move would take from the enemy's Pokémon still to come in:
+        the seen ones behind the active by their builds (none through Heavy-Duty Boots or Magic
+        Guard), each unseen one at the format's average. The duel counts only the turn it costs."""
+        facts = move_facts(move_id)
+        if facts is None or not facts.is_hazard:
+            return 0.0
+        theirs = self.sit.field.theirs
+        if theirs.has(facts.side_condition or "") or bounce_chance(self.enemy) >= BOUNCE_RISK:
+            return 0.0
+        toll = (
+            self.sit.unseen * UNSEEN_HAZARD_TOLL.get(move_id, 0.0) * _layer_share(move_id, theirs)
+        )
+        for slot in self.sit.enemies.values():
+            if slot is self.sit.enemy_active:
+                continue
+            for build, weight in slot.builds:
+                toll += weight * _entry_toll(move_id, build, theirs)
+        return toll
 
     def _dealt(self, mon: Mon, move_id: str) -> float:
         total = 0.0
@@ -246,6 +268,43 @@ def _heal_only_if_it_wins_more(evals: list[MoveEval], heals: set[str]) -> list[M
         return evals
     best_other = max(others)
     return [e for e in evals if e.move not in heals or e.agg.p_win > best_other + 0.05]
+
+
+# A hazard on an unseen Pokémon: Stealth Rock's 1/8 times the average weakness, Spikes' layer on
+# the grounded share, a poisoning or a Speed drop at a small fixed worth; a fifth wear Boots.
+UNSEEN_HAZARD_TOLL = {"stealthrock": 0.11, "spikes": 0.085, "toxicspikes": 0.07, "stickyweb": 0.03}
+BOUNCE_RISK = 0.25  # a hazard is not worth a turn when it may come back to our side
+_SPIKES_TOTAL = (0.0, 1 / 8, 1 / 6, 1 / 4)
+
+
+def _layer_share(move_id: str, side) -> float:
+    """What the next layer adds, as a share of the first one's toll."""
+    if move_id == "spikes":
+        n = min(side.spikes, 2)
+        return (_SPIKES_TOTAL[n + 1] - _SPIKES_TOTAL[n]) * 8
+    if move_id == "toxicspikes":
+        return 1.0 if side.toxic_spikes == 0 else 0.5
+    return 1.0
+
+
+def _entry_toll(move_id: str, mon: Mon, side) -> float:
+    if mon.item == "heavydutyboots" or mon.ability == "magicguard":
+        return 0.0
+    if move_id == "stealthrock":
+        return effectiveness("ROCK", mon.types) / 8
+    if not is_grounded(mon):
+        return 0.0
+    if move_id == "spikes":
+        return _layer_share(move_id, side) / 8
+    if move_id == "toxicspikes":
+        poisonable = not ({"POISON", "STEEL"} & set(mon.types)) and mon.status is None
+        return 0.1 * _layer_share(move_id, side) if poisonable else 0.0
+    return 0.04 if move_id == "stickyweb" else 0.0
+
+
+def bounce_chance(builds: list[tuple[Mon, float]]) -> float:
+    """How likely the enemy active reflects our hazard with Magic Bounce."""
+    return sum(w for b, w in builds if b.ability == "magicbounce")
 
 
 def _move_key(e: MoveEval) -> tuple:
