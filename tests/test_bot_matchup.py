@@ -327,3 +327,14 @@ def test_a_burn_halves_the_physical_attackers_damage_for_the_rest_of_the_duel():
     guts = mon("ursaring", 90, ("facade", "closecombat", "crunch", "swordsdance"), "", "guts")
     burned_guts = _status_engine().duel(sableye, guts, first="willowisp")
     assert burned_guts.a_hp <= engine().duel(sableye, guts, first="willowisp").a_hp
+
+
+def test_triage_gives_a_draining_move_priority():
+    """Comfey's Draining Kiss moves first against a faster Pokémon; the same move without Triage
+    does not."""
+    foe = mon("weavile", 80, ("tripleaxel", "knockoff", "iceshard", "swordsdance"))
+    comfey = mon("comfey", 89, ("drainingkiss", "gigadrain", "calmmind", "uturn"), "", "triage")
+    plain = mon("comfey", 89, comfey.moves, "", "naturalcure")
+    options = {o.move: o for o in engine().options(comfey, foe, True)}
+    assert options["drainingkiss"].priority == 3 and options["gigadrain"].priority == 3
+    assert {o.priority for o in engine().options(plain, foe, True)} == {0}

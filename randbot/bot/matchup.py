@@ -239,6 +239,8 @@ class MatchupEngine:
             priority = facts.priority
             if a.ability == "galewings" and facts.type == "FLYING" and a.hp >= a.max_hp:
                 priority += 1
+            if a.ability == "triage" and facts.drain > 0:
+                priority += 3  # Draining Kiss, Giga Drain: Comfey heals before a faster foe hits
             if priority > 0 and self.field.terrain == "psychic" and is_grounded(b):
                 continue  # priority fails on grounded targets in Psychic Terrain
             if facts.id in ("suckerpunch", "thunderclap"):
