@@ -86,3 +86,14 @@ def test_a_lead_sets_stealth_rock_when_its_toll_on_the_enemies_to_come_outweighs
     on = explain_battle(FIXTURES / log, "1", {"hazard_weight": 1.0})
     assert "plan-stay: move headsmash" in next(line for line in off if " t1 " in line)
     assert "plan-stay: move stealthrock" in next(line for line in on if " t1 " in line)
+
+
+@pytest.mark.integration
+def test_a_transformed_enemy_is_fought_as_the_copy_of_ours_it_is(explain_battle):
+    """Turn 24: a Choice Scarf Ditto has transformed into our Flapple. It is fought as a Flapple
+    (Grass and Dragon, our Outrage, its Scarf), not as a Normal-type Ditto with only Transform,
+    against which the sure-KO rule had fired an Outrage that the faster copy answered first."""
+    lines = explain_battle(FIXTURES / "ditto-scarf-copy-vs-heuristic.log.json", "24", {})
+    line = next(line for line in lines if " t24 " in line)
+    assert "vs Flapple" in line
+    assert "1-ko" not in line

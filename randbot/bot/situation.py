@@ -9,7 +9,8 @@ from poke_env.battle import Battle, Pokemon
 
 from randbot.bot.beliefs import Beliefs, BuildGuess, movepool, normalise, species_guesses
 from randbot.bot.field import FieldState, field_of
-from randbot.bot.mon import Mon, _boosts, _status, enemy_mon, our_mon, species_mon
+from randbot.bot.mon import Mon, _boosts, _status, enemy_mon, our_mon, raw_stats, species_mon
+from randbot.bot.movefacts import species_entry
 
 TEAM_SIZE = 6
 ILLUSIONISTS = ("zoroark", "zoroarkhisui")
@@ -77,6 +78,35 @@ def _enemy_slot(
             )
         )
     return EnemySlot(key, poke, builds, guesses)
+
+
+def _copied(battle: Battle, poke: Pokemon) -> Mon | None:
+    """The Pokémon of ours a transformed enemy copied: the one whose moves it took (our active
+    when none matches: we may have switched since)."""
+    moves = set(poke.moves)
+    mine = next((p for p in battle.team.values() if moves and set(p.moves) == moves), None)
+    mine = mine or battle.active_pokemon
+    return our_mon(mine) if mine is not None else None
+
+
+def _as_copy(build: Mon, copied: Mon) -> Mon:
+    """A transformed enemy fights as the copy it is: the copied species, level, types, stats,
+    ability and moves, with its own HP stat, HP, item, status and stat stages. poke-env keeps the
+    enemy's own species, so the calc priced a Normal-type Ditto with no attacks."""
+    hp_stat = raw_stats(species_entry(build.species).get("baseStats", {}), build.level)[0]
+    return replace(
+        copied,
+        stats=(hp_stat, *copied.stats[1:]),
+        hp=min(hp_stat, max(1, round(hp_stat * build.hp_fraction))),
+        boosts=build.boosts,
+        status=build.status,
+        item=build.item,
+        tera_type=build.tera_type,
+        terastallized=build.terastallized,
+        locked=build.locked,
+        must_recharge=build.must_recharge,
+        dynamaxed=False,
+    )
 
 
 def illusionists(battle: Battle, poke: Pokemon, moves: set[str], battle_format: str) -> list[str]:
@@ -176,6 +206,10 @@ def read_situation(
         enemies[key] = slot
         if poke.active:
             enemy_active = slot
+    if enemy_active is not None and enemy_active.poke.transformed:
+        copied = _copied(battle, enemy_active.poke)
+        if copied is not None:
+            enemy_active.builds = [(_as_copy(b, copied), w) for b, w in enemy_active.builds]
     return Situation(
         battle=battle,
         field=field_of(battle),
