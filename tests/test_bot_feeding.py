@@ -97,3 +97,15 @@ def test_a_transformed_enemy_is_fought_as_the_copy_of_ours_it_is(explain_battle)
     line = next(line for line in lines if " t24 " in line)
     assert "vs Flapple" in line
     assert "1-ko" not in line
+
+
+@pytest.mark.integration
+def test_mandibuzz_defogs_the_hazards_its_teammates_would_pay_coming_in(explain_battle):
+    """Turn 13: Stealth Rock and Sticky Web lie on our side. Valued by its duel alone, Defog is a
+    lost turn and Foul Play is played; with what it saves our Pokémon behind Mandibuzz (less
+    what it gives back to the enemy's), Defog is played."""
+    log = "defog-hazards-vs-heuristic.log.json"
+    off = explain_battle(FIXTURES / log, "13", {"hazard_weight": 0.0})
+    on = explain_battle(FIXTURES / log, "13", {"hazard_weight": 1.0})
+    assert "plan-stay: move foulplay" in next(line for line in off if " t13 " in line)
+    assert "plan-stay: move defog" in next(line for line in on if " t13 " in line)

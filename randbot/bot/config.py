@@ -94,7 +94,8 @@ class BotConfig:
     # the duel counts it as a lost turn, so the plan almost never chose one.
     status_moves: bool = False
     # A hazard move's duel counts only the turn it costs; with this weight above 0, its worth on
-    # the enemy's Pokémon still to come in (their HP it would take, in Pokémon) is added.
+    # the enemy's Pokémon still to come in (their HP it would take, in Pokémon) is added, and a
+    # move that clears our side gains the hazard HP it saves our Pokémon still to come in.
     hazard_weight: float = 0.0
     # Our Pokémon switching in onto a Sticky Web are fought at -1 Speed (grounded, no boots).
     sticky_web: bool = True

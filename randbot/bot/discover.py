@@ -17,7 +17,14 @@ from randbot.bot.mon import CHOICE_ITEMS, Mon
 from randbot.bot.movefacts import MoveFacts, move_facts
 from randbot.bot.pydamage import speed
 from randbot.bot.scores import Scores
-from randbot.bot.tactics import BOUNCE_RISK, SWITCH_MARGIN, Tactics, agg_key, bounce_chance
+from randbot.bot.tactics import (
+    BOUNCE_RISK,
+    HAZARD_REMOVAL,
+    SWITCH_MARGIN,
+    Tactics,
+    agg_key,
+    bounce_chance,
+)
 
 HOPELESS_TURNS = 2  # the enemy outlasts us by this many turns: the matchup is hopeless
 MIN_HEAL = 0.25  # a heal worth a turn restores at least this share of max HP
@@ -92,9 +99,6 @@ def heal_move(t: Tactics) -> str | None:
         if healed > incoming and healed >= MIN_HEAL and incoming < active.hp_fraction:
             return move_id
     return None
-
-
-HAZARD_REMOVAL = ("rapidspin", "defog", "mortalspin", "tidyup")
 
 
 def _heal_blocked(t: Tactics) -> bool:

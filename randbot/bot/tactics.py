@@ -83,7 +83,10 @@ class Tactics:
     def hazard_toll(self, move_id: str) -> float:
         """The HP (in Pokémon) a hazard move would take from the enemy's Pokémon still to come in:
         the seen ones behind the active by their builds (none through Heavy-Duty Boots or Magic
-        Guard), each unseen one at the format's average. The duel counts only the turn it costs."""
+        Guard), each unseen one at the format's average; for a move that clears hazards, what it
+        saves ours. The duel counts only the turn it costs."""
+        if move_id in HAZARD_REMOVAL:
+            return self._clearing_worth(move_id)
         facts = move_facts(move_id)
         if facts is None or not facts.is_hazard:
             return 0.0
@@ -99,6 +102,21 @@ class Tactics:
             for build, weight in slot.builds:
                 toll += weight * _entry_toll(move_id, build, theirs)
         return toll
+
+    def _clearing_worth(self, move_id: str) -> float:
+        """Clearing our side: the hazard HP our Pokémon behind the active would pay coming in
+        (Rapid Spin and Mortal Spin fail on a Ghost); Defog and Tidy Up clear the enemy's side
+        too, so what our hazards would take from its Pokémon to come is given back."""
+        field = self.sit.field
+        bench = [m for k, m in self.sit.ours.items() if k != self.sit.active_key]
+        worth = sum(hazard_fraction(m, field, ours=True) for m in bench)
+        if move_id in SPINS:
+            worth *= sum(w for b, w in self.enemy if "GHOST" not in b.types)
+            return worth
+        for slot in self.sit.enemies.values():
+            if slot is not self.sit.enemy_active:
+                worth -= sum(w * hazard_fraction(b, field, ours=False) for b, w in slot.builds)
+        return worth - self.sit.unseen * _unseen_toll(field.theirs)
 
     def _dealt(self, mon: Mon, move_id: str) -> float:
         total = 0.0
@@ -273,8 +291,16 @@ def _heal_only_if_it_wins_more(evals: list[MoveEval], heals: set[str]) -> list[M
 # A hazard on an unseen Pokémon: Stealth Rock's 1/8 times the average weakness, Spikes' layer on
 # the grounded share, a poisoning or a Speed drop at a small fixed worth; a fifth wear Boots.
 UNSEEN_HAZARD_TOLL = {"stealthrock": 0.11, "spikes": 0.085, "toxicspikes": 0.07, "stickyweb": 0.03}
+SPINS = frozenset({"rapidspin", "mortalspin"})
+HAZARD_REMOVAL = SPINS | {"defog", "tidyup"}
 BOUNCE_RISK = 0.25  # a hazard is not worth a turn when it may come back to our side
 _SPIKES_TOTAL = (0.0, 1 / 8, 1 / 6, 1 / 4)
+
+
+def _unseen_toll(side) -> float:
+    """What the hazards already on a side take from an unseen Pokémon coming in, on average."""
+    toll = UNSEEN_HAZARD_TOLL["stealthrock"] if side.stealth_rock else 0.0
+    return toll + UNSEEN_HAZARD_TOLL["spikes"] * _SPIKES_TOTAL[min(side.spikes, 3)] * 8
 
 
 def _layer_share(move_id: str, side) -> float:
