@@ -338,3 +338,27 @@ def test_triage_gives_a_draining_move_priority():
     options = {o.move: o for o in engine().options(comfey, foe, True)}
     assert options["drainingkiss"].priority == 3 and options["gigadrain"].priority == 3
     assert {o.priority for o in engine().options(plain, foe, True)} == {0}
+
+
+def test_leech_seed_strength_sap_and_pain_split_move_hp_between_the_sides():
+    """Each is a lost turn with the setting off; on, the user ends the duel better off."""
+    ferrothorn = mon(
+        "ferrothorn", 84, ("leechseed", "powerwhip", "gyroball", "spikes"), "leftovers", ""
+    )
+    tyranitar = mon("tyranitar", 79, ("stoneedge", "crunch", "earthquake", "firepunch"))
+    for attacker, foe, move in (
+        (ferrothorn, tyranitar, "leechseed"),
+        (
+            mon("amoonguss", 88, ("strengthsap", "gigadrain", "sludgebomb", "spore")),
+            ZANGOOSE,
+            "strengthsap",
+        ),
+        (
+            mon("mismagius", 88, ("painsplit", "shadowball", "mysticalfire", "nastyplot"), hp=0.3),
+            ZANGOOSE,
+            "painsplit",
+        ),
+    ):
+        off = engine().duel(attacker, foe, first=move)
+        on = _status_engine().duel(attacker, foe, first=move)
+        assert (on.p_a, on.a_hp, -on.b_hp) > (off.p_a, off.a_hp, -off.b_hp), move

@@ -134,6 +134,7 @@ class _Side:
     charging: str | None = None  # a two-turn move charged last turn: it hits this turn
     recharging: bool = False  # used a recharge move last turn: this turn it cannot act
     abilities: bool = False  # Contrary, Simple and Unaware act on the stage changes of the duel
+    seeded: bool = False  # Leech Seed: it loses an eighth each turn to the other side
 
     def lock(self, move_id: str | None) -> None:
         """A choice item holds it to its first move of the stay: no other attack, setup or heal."""
@@ -371,6 +372,8 @@ class MatchupEngine:
             for s, foe in ((A, B), (B, A)):
                 if s.hp > 0:
                     self._residual(s)
+                    if s.seeded and s.mon.ability != "magicguard":
+                        _seed_drain(s, foe)
                     if self.status_orbs:
                         self._activate_orb(s, foe)
         a_wins = B.hp <= 0 < A.hp or (A.hp > 0 and B.hp > 0 and A.hp >= B.hp)
@@ -499,6 +502,8 @@ class MatchupEngine:
                 user.hp = min(1.0, user.hp + facts.heal)
             elif facts is not None and facts.status and facts.target != "self":
                 self._inflict(facts, user, target, worst, is_a)
+            elif self.status_moves and move_id in _DRAINING_STATUS:
+                _DRAINING_STATUS[move_id](user, target)
             return
         if opt.charge and user.charging != opt.move:
             for stat, n in _CHARGE_BOOSTS.get(opt.move, ()):
@@ -729,6 +734,43 @@ def _hit_target_boosts(
     if raised and any(n < 0 for _, n in kept):
         kept += ((raised, 2),)
     return kept
+
+
+def _leech_seed(user: _Side, target: _Side) -> None:
+    if "GRASS" not in target.mon.types and target.mon.ability != "magicbounce":
+        target.seeded = True
+
+
+def _seed_drain(seeded: _Side, foe: _Side) -> None:
+    lost = min(seeded.hp, 1 / 8)
+    seeded.hp -= lost
+    if foe.hp > 0:
+        foe.hp = min(1.0, foe.hp + lost * seeded.mon.max_hp / max(1, foe.mon.max_hp))
+
+
+def _strength_sap(user: _Side, target: _Side) -> None:
+    """Heals the user by the target's Attack (with its stages), then lowers it a stage."""
+    stage = max(-6, min(6, target.mon.boost("atk") + target.atk))
+    if stage <= -6:
+        return
+    attack = target.mon.stats[1] * stage_multiplier(stage)
+    user.hp = min(1.0, user.hp + attack / max(1, user.mon.max_hp))
+    _boost(target, "atk", -1)
+
+
+def _pain_split(user: _Side, target: _Side) -> None:
+    """Both sides' HP become their average (in points, each capped at its maximum)."""
+    share = (user.hp * user.mon.max_hp + target.hp * target.mon.max_hp) / 2
+    user.hp = min(1.0, share / max(1, user.mon.max_hp))
+    target.hp = min(1.0, share / max(1, target.mon.max_hp))
+
+
+# Status moves that move HP between the two sides (played in a duel with `status_moves`).
+_DRAINING_STATUS = {
+    "leechseed": _leech_seed,
+    "strengthsap": _strength_sap,
+    "painsplit": _pain_split,
+}
 
 
 def _can_take(mon: Mon, status: str) -> bool:
