@@ -109,3 +109,13 @@ def test_mandibuzz_defogs_the_hazards_its_teammates_would_pay_coming_in(explain_
     on = explain_battle(FIXTURES / log, "13", {"hazard_weight": 1.0})
     assert "plan-stay: move foulplay" in next(line for line in off if " t13 " in line)
     assert "plan-stay: move defog" in next(line for line in on if " t13 " in line)
+
+
+@pytest.mark.integration
+def test_no_stealth_rock_into_rocks_already_up(explain_battle):
+    """Turn 20: Chansey set Stealth Rock on turn 19 and played it again into the rocks (it fails);
+    the duel valued the lost turn above Seismic Toss. Under skip_futile it is not a candidate."""
+    lines = explain_battle(FIXTURES / "rocks-up-vs-heuristic.log.json", "20", {})
+    line = next(line for line in lines if " t20 " in line)
+    assert "|| played: move stealthrock" in line
+    assert "stealthrock" not in line.split(" || ")[0]

@@ -174,7 +174,8 @@ class Tactics:
         recovery under Heal Block: the duel values them by what they would do if they worked.
         No attack that does nothing to every likely build (Earthquake into a Flying type): the
         duel counts it as a free turn, so it ranked above a weak hit. No Fake Out after the
-        user's first turn out."""
+        user's first turn out. No hazard already up on the enemy's side, no screen already up on
+        ours (Spikes was played nine turns running into three layers)."""
         blocked = heal_blocked(self.sit.battle)
         terrain = self.sit.field.terrain
         first_turn = first_turn_out(self.sit.battle)
@@ -189,6 +190,10 @@ class Tactics:
                 return True
             if facts.is_damaging:
                 return move_id not in UNPRICED_ATTACKS and self._harmless(move_id)
+            if facts.is_hazard and self.sit.field.theirs.has(facts.side_condition or ""):
+                return True  # already up (Spikes: three layers): it fails
+            if facts.is_screen and self.sit.field.ours.has(facts.side_condition or ""):
+                return True
             if facts.status is None:
                 return False
             return not any(can_status(b, facts.status, move_id, terrain) for b, _w in self.enemy)
