@@ -1,5 +1,5 @@
-"""`randbot evaluate` end to end on real local servers: two servers, resume, a killed server
-and a killed worker, an outside bot, and bad input."""
+"""`randbot evaluate` end to end on real local servers: two servers (keeping their battle logs),
+resume, a killed server and a killed worker, an outside bot, and bad input."""
 
 from __future__ import annotations
 
@@ -72,8 +72,9 @@ def test_two_servers_then_resume_with_more_battles(tmp_path: Path) -> None:
         str(out),
         "--json",
     ]
+    logs = tmp_path / "logs"
     first = subprocess.run(
-        evaluate("--battles", "4", "--servers", "2", *common),
+        evaluate("--battles", "4", "--servers", "2", "--save-logs", str(logs), *common),
         capture_output=True,
         text=True,
         timeout=120,
@@ -93,6 +94,10 @@ def test_two_servers_then_resume_with_more_battles(tmp_path: Path) -> None:
     workers = [e for e in events(out) if e["event"] == "worker"]
     assert len({w["url"] for w in workers}) == 2  # two servers, two ports
     assert (out / "results.md").read_text().startswith("# randbot evaluate")
+    # --save-logs: every battle's server log, in a folder per worker (each numbers from 1).
+    saved = sorted(logs.glob("*/*/*/*/*.log.json"))
+    assert len(saved) == 4 and len({p.relative_to(logs).parts[0] for p in saved}) == 2
+    assert all({"inputLog", "p1team", "p2team"} <= json.loads(p.read_text()).keys() for p in saved)
 
     # Resumed on one server: the log, not the worker count, says what is left.
     second = subprocess.run(
@@ -177,6 +182,10 @@ def test_an_outside_bot_is_challenged_and_recorded(showdown, tmp_path: Path) -> 
         (["--players", "random"], "at least two players"),
         (["--compare", "random,maxpower"], "--compare A,B needs --vs X"),
         (["--compare", "random,maxpower,babybot", "--vs", "heuristic"], "--compare takes two"),
+        (
+            ["--players", "random,maxpower", "--save-logs", "logs", "--server", "ws://127.0.0.1:9"],
+            "--save-logs needs the embedded servers",
+        ),
     ],
 )
 def test_bad_input_is_one_line(args: list[str], message: str) -> None:

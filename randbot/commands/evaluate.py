@@ -141,6 +141,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         action="store_true",
         help="keep every randbot decision's log line, in DIR/decisions/ (one file per worker)",
     )
+    parser.add_argument(
+        "--save-logs",
+        metavar="DIR",
+        help="keep every battle's full server log (true teams, input log) in DIR/<worker>/, for"
+        " scripts/explain_battle.py and scripts/sim_fidelity.py (embedded servers only)",
+    )
     parser.add_argument("--json", action="store_true", help="print the results JSON to stdout")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.set_defaults(func=run)
@@ -168,6 +174,8 @@ def _validate(args: argparse.Namespace) -> tuple[list[str], str]:
         )
     if args.ray and args.decision_logs:
         raise RandbotError("--decision-logs writes on this machine: not with --ray")
+    if args.save_logs and (args.server or args.ray):
+        raise RandbotError("--save-logs needs the embedded servers: not with --server or --ray")
     if args.out and Path(args.out).exists() and not Path(args.out).is_dir():
         raise RandbotError(f"--out {args.out} is a file, not a directory for the results")
     if args.ray:
@@ -400,6 +408,7 @@ def _run(args: argparse.Namespace, players: list[str], battle_format: str) -> in
         stall_seconds=args.stall_seconds, seed=seed, server_url=args.server, worker_log_dir=out / "workers",
         bot_overrides=think_overrides(config.get("think_ms")), bot_configs=config.get("bot_configs"),
         decision_log_dir=out / "decisions" if args.decision_logs else None,
+        battle_log_dir=Path(args.save_logs).resolve() if args.save_logs else None,
     )  # fmt: skip
     bar = tqdm(
         total=total,

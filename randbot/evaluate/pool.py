@@ -45,6 +45,7 @@ class PoolSettings:
     bot_overrides: dict[str, Any] | None = None  # settings for every randbot player (--think-ms)
     bot_configs: dict[str, dict[str, Any]] | None = None  # named randbot players (--bot-config)
     decision_log_dir: Path | None = None  # each worker's randbot decisions, one JSON line each
+    battle_log_dir: Path | None = None  # each worker's server logs, in a folder of its own
 
     @property
     def silence_limit(self) -> float:
@@ -106,6 +107,10 @@ class WorkerSlot:
             self.settings.decision_log_dir.mkdir(parents=True, exist_ok=True)
             name = f"worker{self.index}-{self.generation}.jsonl"
             command += ["--decision-log", str(self.settings.decision_log_dir / name)]
+        if self.settings.battle_log_dir is not None:
+            # A folder per worker process: each server numbers its battles from 1.
+            logs = self.settings.battle_log_dir / f"worker{self.index}-{self.generation}"
+            command += ["--battle-log-dir", str(logs)]
         stderr: Any = subprocess.DEVNULL
         if self.settings.worker_log_dir is not None:
             self.settings.worker_log_dir.mkdir(parents=True, exist_ok=True)

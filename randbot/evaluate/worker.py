@@ -64,9 +64,11 @@ class Worker:
         self.stall_seconds = stall_seconds
         self._players: dict[str, Any] = {}
         self._lock = threading.Lock()
+        self.battles_played = 0
 
     def emit(self, event: dict[str, Any]) -> None:
         with self._lock:
+            self.battles_played += event.get("event") == "battle"
             self.out.write(json.dumps(event, separators=(",", ":")) + "\n")
             self.out.flush()
 
@@ -192,6 +194,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--decision-log", help="append randbot's decisions here, one JSON line each"
     )
+    parser.add_argument("--battle-log-dir", help="our own server keeps its battle logs here")
     args = parser.parse_args(argv)
 
     # stdout is the protocol channel: keep a private handle on it, and send anything else
@@ -209,7 +212,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.server:
             url = args.server
         else:
-            server = stack.enter_context(LocalShowdown(battle_seed=args.battle_seed))
+            server = stack.enter_context(
+                LocalShowdown(battle_seed=args.battle_seed, battle_log_dir=args.battle_log_dir)
+            )
             stack.callback(stopping.set)  # unwinds first: the server's coming stop is no crash
             url = server.websocket_url
         seeded = server is not None and args.battle_seed is not None
@@ -238,6 +243,9 @@ def main(argv: list[str] | None = None) -> int:
             if job.get("stop"):
                 break
             worker.play(job)
+        if server is not None and args.battle_log_dir:
+            # The server writes a log after its battle ends: let the last ones land.
+            server.wait_for_battle_logs(worker.battles_played, timeout=5.0)
     return 0
 
 
