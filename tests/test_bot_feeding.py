@@ -12,7 +12,7 @@ import pytest
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "bot"
 
 
-def _first_decision(explain_battle, log: str, turn: int, setting: str, on: bool) -> str:
+def _first_decision(explain_battle, log: str, turn: int, setting: str, on: bool | float) -> str:
     """The bot's first decision line of `turn` in the recorded battle, with `setting` on or off."""
     lines = explain_battle(FIXTURES / log, str(turn), {setting: on})
     return next(line for line in lines if f" t{turn} " in line)
@@ -75,17 +75,26 @@ def test_a_sure_ko_is_not_a_fake_out_that_a_choice_item_then_holds_its_user_to(e
 
 
 @pytest.mark.integration
-def test_a_lead_sets_stealth_rock_when_its_toll_on_the_enemies_to_come_outweighs_the_turn(
-    explain_battle,
+@pytest.mark.parametrize(
+    ("log", "turn", "duel_alone", "with_worth"),
+    [
+        # Sudowoodo leads against Gouging Fire with five enemies unseen: Stealth Rock's toll on
+        # the Pokémon still to come in outweighs the turn.
+        ("stealthrock-lead-vs-heuristic.log.json", 1, "headsmash", "stealthrock"),
+        # Stealth Rock and Sticky Web lie on our side: Defog saves our Pokémon behind Mandibuzz
+        # more than it gives back to the enemy's.
+        ("defog-hazards-vs-heuristic.log.json", 13, "foulplay", "defog"),
+    ],
+)
+def test_a_hazard_move_is_valued_by_what_it_does_after_the_duel(
+    explain_battle, log: str, turn: int, duel_alone: str, with_worth: str
 ):
-    """Turn 1: Sudowoodo leads against Gouging Fire with five enemies unseen. Valued by its duel
-    alone, Stealth Rock is a lost turn and Head Smash is played; with the rock's toll on the
-    Pokémon still to come in, Stealth Rock is played."""
-    log = "stealthrock-lead-vs-heuristic.log.json"
-    off = explain_battle(FIXTURES / log, "1", {"hazard_weight": 0.0})
-    on = explain_battle(FIXTURES / log, "1", {"hazard_weight": 1.0})
-    assert "plan-stay: move headsmash" in next(line for line in off if " t1 " in line)
-    assert "plan-stay: move stealthrock" in next(line for line in on if " t1 " in line)
+    """Valued by its duel alone, a hazard move (or one that clears hazards) is a lost turn and an
+    attack is played; with hazard_weight, what it does to the Pokémon still to come in counts."""
+    off = _first_decision(explain_battle, log, turn, "hazard_weight", 0.0)
+    on = _first_decision(explain_battle, log, turn, "hazard_weight", 1.0)
+    assert f"plan-stay: move {duel_alone}" in off
+    assert f"plan-stay: move {with_worth}" in on
 
 
 @pytest.mark.integration
@@ -97,18 +106,6 @@ def test_a_transformed_enemy_is_fought_as_the_copy_of_ours_it_is(explain_battle)
     line = next(line for line in lines if " t24 " in line)
     assert "vs Flapple" in line
     assert "1-ko" not in line
-
-
-@pytest.mark.integration
-def test_mandibuzz_defogs_the_hazards_its_teammates_would_pay_coming_in(explain_battle):
-    """Turn 13: Stealth Rock and Sticky Web lie on our side. Valued by its duel alone, Defog is a
-    lost turn and Foul Play is played; with what it saves our Pokémon behind Mandibuzz (less
-    what it gives back to the enemy's), Defog is played."""
-    log = "defog-hazards-vs-heuristic.log.json"
-    off = explain_battle(FIXTURES / log, "13", {"hazard_weight": 0.0})
-    on = explain_battle(FIXTURES / log, "13", {"hazard_weight": 1.0})
-    assert "plan-stay: move foulplay" in next(line for line in off if " t13 " in line)
-    assert "plan-stay: move defog" in next(line for line in on if " t13 " in line)
 
 
 @pytest.mark.integration
