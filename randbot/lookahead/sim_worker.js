@@ -491,7 +491,12 @@ class LikelyPRNG {
 }
 
 function playTurn(rootJSON, ours, theirs, seed, unseen = 0, rolloutTurns = 0, prng = null) {
-  const battle = Battle.fromJSON(rootJSON);
+  let battle;
+  try {
+    battle = Battle.fromJSON(rootJSON);
+  } catch (err) {
+    throw explained(err, null, `restoring the battle to play ${ours} against ${theirs}`);
+  }
   battle.send = NOOP;
   battle.prng = prng || new PRNG(seed);
   try {
@@ -508,7 +513,11 @@ function playTurn(rootJSON, ours, theirs, seed, unseen = 0, rolloutTurns = 0, pr
       // a rollout the simulator refuses ends where it stands; the turn searched still counts
     }
   }
-  return {value: evaluate(battle, unseen), battle};
+  try {
+    return {value: evaluate(battle, unseen), battle};
+  } catch (err) {
+    throw explained(err, battle, `scoring where ${ours} against ${theirs} led`);
+  }
 }
 
 // The enemy's legal choices in this world: its moves (a choice lock, Encore, Taunt... filtered by the
@@ -640,15 +649,20 @@ function search(req) {
     if (req.max_turns && turns >= req.max_turns) break;
     const battle = buildBattle(world.spec);
     const unseen = world.spec.sides.p2.unseen || 0;
-    const rootJSON = JSON.stringify(battle.toJSON());
-    const ours = req.ours && req.ours.length ? req.ours : legalChoices(battle, 'p1', true);
-    const theirs = world.theirs && world.theirs.length ? world.theirs : legalChoices(battle, 'p2', !!world.enemy_tera);
+    let rootJSON, ours, theirs, modelMix;
+    try {
+      rootJSON = JSON.stringify(battle.toJSON());
+      ours = req.ours && req.ours.length ? req.ours : legalChoices(battle, 'p1', true);
+      theirs = world.theirs && world.theirs.length ? world.theirs : legalChoices(battle, 'p2', !!world.enemy_tera);
+      modelMix = predictedMix(battle, theirs);
+    } catch (err) {
+      throw explained(err, battle, 'serialising the built battle and listing its choices');
+    }
     const sums = ours.map(() => theirs.map(() => 0));
     const counts = ours.map(() => theirs.map(() => 0));
     const leaves = req.leaves ? ours.map(() => theirs.map(() => null)) : null;
     const badOurs = new Set();
     const badTheirs = new Set();
-    const modelMix = predictedMix(battle, theirs);
     // By reply: the enemy's likelier replies first, each against every choice of ours, so a deadline
     // leaves every choice valued against the same replies (the mass they cover is reported).
     const cells = req.by_reply ? replyOrder(modelMix).flatMap((b) => ours.map((_, a) => [a, b]))
