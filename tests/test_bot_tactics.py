@@ -1,5 +1,5 @@
 """Tie-breaks among the active's moves (randbot/bot/tactics.py), on a battle recorded from the local
-server.
+server; and what a hazard move is worth beside its duel.
 
 Recorded (seed 11 against poke-env's RandomPlayer, tests/fixtures/bot): a Quagsire in front of a
 Levitate Flygon lost the duel whatever it did; every move tied, and the tie went to the first in its
@@ -10,7 +10,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from randbot.bot.tactics import _hits_nothing
+import pytest
+
+from randbot.bot.config import BotConfig
+from randbot.bot.damage import DamageOracle
+from randbot.bot.decision import Deadline
+from randbot.bot.field import FieldState, Side
+from randbot.bot.matchup import MatchupEngine
+from randbot.bot.mon import Mon, species_mon
+from randbot.bot.situation import EnemySlot, Situation
+from randbot.bot.tactics import UNSEEN_HAZARD_TOLL, Tactics, _hits_nothing
 
 FIXTURES = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "bot"
 
@@ -33,3 +42,24 @@ def test_recorded_no_earthquake_into_levitate_when_every_move_ties(explain_battl
     assert len(lines) == 3
     assert all("played: move earthquake" in line for line in lines)  # what the old bot did
     assert not any("plan-stay: move earthquake" in line for line in lines), lines
+
+
+def _tactics_against(enemy: Mon, field: FieldState, gen: int, unseen: int) -> Tactics:
+    slot = EnemySlot("p2: foe", None, [(enemy, 1.0)], [])
+    sit = Situation(None, field, None, None, {}, {"p2: foe": slot}, slot, unseen)
+    engine = MatchupEngine(DamageOracle(None), field, gen=gen)
+    return Tactics(engine, sit, BotConfig(), Deadline(1.0))
+
+
+def test_a_hazard_is_worth_its_toll_on_the_enemies_to_come_until_it_is_up():
+    """Stealth Rock on five unseen enemies is worth their average weakness; nothing once up.
+    Spikes takes three layers in Gen 9 and one in Gen 2: a layer more is worth nothing there."""
+    foe = species_mon("garchomp", 80, ("earthquake",), "", "roughskin")
+    fresh = _tactics_against(foe, FieldState(), 9, 5)
+    assert fresh.hazard_toll("stealthrock") == pytest.approx(5 * UNSEEN_HAZARD_TOLL["stealthrock"])
+    rocks_up = FieldState(theirs=Side(stealth_rock=True, spikes=1))
+    assert _tactics_against(foe, rocks_up, 9, 5).hazard_toll("stealthrock") == 0.0
+    assert _tactics_against(foe, rocks_up, 9, 5).hazard_toll("spikes") > 0.0
+    assert _tactics_against(foe, rocks_up, 2, 5).hazard_toll("spikes") == 0.0
+    bouncer = species_mon("espeon", 82, ("psychic",), "", "magicbounce")
+    assert _tactics_against(bouncer, FieldState(), 9, 5).hazard_toll("stealthrock") == 0.0

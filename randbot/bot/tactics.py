@@ -91,7 +91,7 @@ class Tactics:
         if facts is None or not facts.is_hazard:
             return 0.0
         theirs = self.sit.field.theirs
-        if theirs.has(facts.side_condition or "") or bounce_chance(self.enemy) >= BOUNCE_RISK:
+        if self._hazard_up(move_id) or bounce_chance(self.enemy) >= BOUNCE_RISK:
             return 0.0
         toll = (
             self.sit.unseen * UNSEEN_HAZARD_TOLL.get(move_id, 0.0) * _layer_share(move_id, theirs)
@@ -102,6 +102,15 @@ class Tactics:
             for build, weight in slot.builds:
                 toll += weight * _entry_toll(move_id, build, theirs)
         return toll
+
+    def _hazard_up(self, move_id: str) -> bool:
+        """The hazard is on the enemy's side as far as it goes (Spikes: three layers, one in
+        Gen 2): playing it again fails."""
+        facts = move_facts(move_id)
+        theirs = self.sit.field.theirs
+        if move_id == "spikes" and self.engine.gen == 2:
+            return theirs.spikes >= 1
+        return facts is not None and theirs.has(facts.side_condition or "")
 
     def _clearing_worth(self, move_id: str) -> float:
         """Clearing our side: the hazard HP our Pokémon behind the active would pay coming in
@@ -190,7 +199,7 @@ class Tactics:
                 return True
             if facts.is_damaging:
                 return move_id not in UNPRICED_ATTACKS and self._harmless(move_id)
-            if facts.is_hazard and self.sit.field.theirs.has(facts.side_condition or ""):
+            if facts.is_hazard and self._hazard_up(move_id):
                 return True  # already up (Spikes: three layers): it fails
             if facts.is_screen and self.sit.field.ours.has(facts.side_condition or ""):
                 return True
