@@ -256,3 +256,21 @@ def test_a_badly_poisoned_pokemon_plays_its_turn_in_gen_2(worker: SimWorker) -> 
     (world,) = answer["worlds"]
     assert world["complete"]
     assert any(v is not None for row in world["matrix"] for v in row)
+
+
+def test_our_transformed_ditto_keeps_the_moves_its_request_shows(worker: SimWorker) -> None:
+    """Our Ditto copied an enemy whose spec knows one move (it fainted after showing only that):
+    the copy has the request's four moves, and the state restores for every pair (a recorded
+    gen 7 battle failed to restore: Showdown pairs the copier's own move slots with copied ones)."""
+    spec = _spec()
+    theirs = spec["sides"]["p2"]["pokemon"]
+    target = next(p for p in theirs if to_id(p["ability"]) != "illusion")  # Illusion blocks it
+    theirs.remove(target)
+    theirs.insert(0, {**target, "moves": target["moves"][:1]})
+    ditto = {"species": "Ditto", "level": 90, "moves": target["moves"], "ability": "imposter",
+             "item": "choicescarf", "volatiles": {"transform": {"into": 0}}}  # fmt: skip
+    spec["sides"]["p1"]["pokemon"][0] = ditto
+    answer = worker.request("search", worlds=[{"spec": spec}], samples=1, deadline_ms=5000)
+    (world,) = answer["worlds"]
+    assert world["complete"]
+    assert {f"move {m}" for m in target["moves"]} <= set(world["ours"])

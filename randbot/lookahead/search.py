@@ -274,7 +274,7 @@ def finish(
     except SimWorkerError as error:
         if plan is not None:
             decision = rule_unchecked(decision, plan, "the search failed")
-        decision.notes["search"] = {"fallback": str(error)[:200]}
+        decision.notes["search"] = {"fallback": str(error)[:400]}
         log.warning("search fell back to the bot's choice: %s", error)
         return decision
     result = charge_tera(result, decision, pending.settings.tera_cost)

@@ -117,6 +117,17 @@ function applyTransform(battle, mon, p) {
   const done = mon.transformInto(target, null);
   target.fainted = fainted;
   if (!done) return;
+  // The copy has the moves its spec lists (ours: the request's), not only the ones the foe's spec
+  // knows: a foe that fainted with one move revealed left a one-move copy, whose state then failed
+  // to restore (Showdown pairs each of the copier's own move slots with a copied one).
+  const copied = (p.moves || []).map((id) => battle.dex.moves.get(id)).filter((move) => move.exists);
+  if (copied.length > mon.moveSlots.length) {
+    mon.moveSlots = copied.map((move) => {
+      const pp = Math.min(5, move.pp);
+      return {move: move.name, id: move.id, pp, maxpp: battle.gen >= 5 ? pp : battle.calculatePP(move, 0),
+        target: move.target, disabled: false, used: false, virtual: true};
+    });
+  }
   mon.boosts = Object.fromEntries(BOOSTS.map((b) => [b, (p.boosts && p.boosts[b]) || 0]));
   for (const slot of mon.moveSlots) {
     if (p.pp && p.pp[slot.id] !== undefined) slot.pp = Math.max(0, Math.min(slot.maxpp, p.pp[slot.id]));
