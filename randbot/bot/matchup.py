@@ -17,7 +17,7 @@ from randbot.bot.damage import DamageOracle
 from randbot.bot.field import FieldState
 from randbot.bot.futile import can_status
 from randbot.bot.mon import BOOSTABLE, CHOICE_ITEMS, Mon
-from randbot.bot.movefacts import effectiveness, move_facts
+from randbot.bot.movefacts import MoveFacts, effectiveness, move_facts
 from randbot.bot.pydamage import is_grounded, speed, stage_multiplier, type_multiplier
 
 MAX_TURNS = 12
@@ -549,7 +549,9 @@ class MatchupEngine:
         if opt.move == "knockoff" and dealt > 0 and target.hp > 0 and _knockable(target.mon):
             self._lose_item(target, user)
 
-    def _inflict(self, facts, user: _Side, target: _Side, worst: bool, is_a: bool) -> None:
+    def _inflict(
+        self, facts: MoveFacts, user: _Side, target: _Side, worst: bool, is_a: bool
+    ) -> None:
         """A status move lands on a target that can take it: its likely outcome (a miss below 70%
         accuracy; in the worst case for A, any miss of A's). A Lum Berry (or a Chesto Berry for
         sleep) cures it at once; a Sleep Talk user is not stopped by sleep."""

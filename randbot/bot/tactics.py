@@ -73,11 +73,12 @@ class Tactics:
         variants = [(active, False)]
         if with_tera and not self.deadline.expired():
             variants.append((active.with_tera(), True))
+        # What a move does after the duel is the same with tera or without.
+        later = {m: self.config.hazard_weight * self.hazard_toll(m) for m in self.available_moves()}
         for mon, tera in variants:
-            for move_id in self.available_moves():
+            for move_id, worth in later.items():
                 agg = self.engine.versus(mon, self.enemy, first=move_id)
-                later = self.config.hazard_weight * self.hazard_toll(move_id)
-                out.append(MoveEval(move_id, tera, agg, self._dealt(mon, move_id), later))
+                out.append(MoveEval(move_id, tera, agg, self._dealt(mon, move_id), worth))
         return out
 
     def hazard_toll(self, move_id: str) -> float:
