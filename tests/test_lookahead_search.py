@@ -190,6 +190,19 @@ def test_moves_scope_keeps_the_plans_stay_or_switch() -> None:
     assert (swapped.target, swapped.rule) == ("calmmind", "search")  # a move, not the switch
 
 
+def test_a_switch_in_place_of_a_move_must_clear_the_switch_margin() -> None:
+    values = {"move moonblast": 0.10, "move psychic": 0.14, "switch 2": 0.16}
+    result = combine({"turns": 4, "worlds": []}, "nash")
+    result.values = dict(values)
+    # The switch beats Moonblast by 0.06, under the switch margin: the next best, Psychic,
+    # clears the ordinary margin and is played.
+    swapped = check(result, _decision("moonblast"), WORLD, margin=0.02, switch_margin=0.08)
+    assert (swapped.kind, swapped.target, swapped.rule) == ("move", "psychic", "search")
+    result.values = dict(values)
+    switched = check(result, _decision("moonblast"), WORLD, margin=0.02, switch_margin=0.05)
+    assert (switched.kind, switched.target) == ("switch", "p1: Zapdos")
+
+
 def _rule(target: str, rule: str = "3-field") -> Decision:
     return Decision("move", target, "discover", rule)
 

@@ -115,6 +115,9 @@ class BotConfig:
         "model"  # the enemy's simultaneous choice: "nash" | "maximin" | "mean" | "model"
     )
     search_margin: float = 0.02
+    # A switch the search plays in place of the bot's move (the full search's or the tie
+    # search's) must beat the move by this, where it is larger than search_margin.
+    search_switch_margin: float = 0.02
     search_tera_cost: float = 0.03
     search_rollout_turns: int = 0  # after the searched turn, both sides' strongest moves
     # The value of where a turn leads: "static" (the worker's HP/status/boosts score) or "planner"

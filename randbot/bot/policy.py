@@ -191,6 +191,7 @@ def _start_search(
         worlds=config.search_worlds,
         rule=config.search_rule,
         margin=config.search_margin,
+        switch_margin=config.search_switch_margin,
         tera_cost=config.search_tera_cost,
         rollout_turns=config.search_rollout_turns,
         leaves=config.search_leaf == "planner",

@@ -48,6 +48,9 @@ class SearchSettings:
     # player's predicted mix ("model").
     rule: str = "nash"
     margin: float = 0.0  # the bot's own choice stands unless the search's best beats it by this
+    # A switch in place of the bot's move must beat it by this (if larger): the one-turn value
+    # sees the hit the switch-in takes, not the matchup it is left in.
+    switch_margin: float = 0.0
     enemy_tera: bool = False
     # Tera is spent once a battle and a one-turn value cannot see what it is worth later:
     # a choice that terastallizes pays this unless the bot's own choice already does.
@@ -281,7 +284,12 @@ def finish(
     if plan is not None:
         decision = check_rule(result, decision, plan, pending.worlds[0])
     decision = check(
-        result, decision, pending.worlds[0], pending.settings.margin, pending.settings.scope
+        result,
+        decision,
+        pending.worlds[0],
+        pending.settings.margin,
+        pending.settings.scope,
+        pending.settings.switch_margin,
     )
     return break_tie(pending, decision)
 
@@ -338,7 +346,8 @@ def break_tie(pending: Pending, decision: Decision) -> Decision:
     if own not in values:
         return decision
     best = max(values, key=lambda c: values[c])
-    if best == own or values[best] <= values[own] + pending.settings.margin:
+    needed = _needed(best, own, pending.settings.margin, pending.settings.switch_margin)
+    if best == own or values[best] <= values[own] + needed:
         return decision
     decision.notes["search"]["overrode"] = decision.label()
     decision.notes["search"]["overrode_rule"] = f"{decision.phase}/{decision.rule}"
@@ -406,10 +415,23 @@ def eligible(choice: str, own: str | None, scope: str) -> bool:
     return tera and _attack(own) and _attack(choice)
 
 
+def _needed(choice: str, own: str, margin: float, switch_margin: float) -> float:
+    """How much `choice` must beat the bot's `own` by to replace it."""
+    if choice.startswith("switch") and own.startswith("move"):
+        return max(margin, switch_margin)
+    return margin
+
+
 def check(
-    result: SearchResult, decision: Decision, world: World, margin: float, scope: str = "all"
+    result: SearchResult,
+    decision: Decision,
+    world: World,
+    margin: float,
+    scope: str = "all",
+    switch_margin: float = 0.0,
 ) -> Decision:
-    """The bot's choice stands unless the search's best beats it by more than `margin` (a choice
+    """The bot's choice stands unless one the search values above it by more than `margin`
+    (`switch_margin` for a switch in place of a move) exists; the best such is played (a choice
     the search has no value for stands too); the decision's notes carry the search's figures."""
     if not result.values:
         decision.notes["search"] = {"fallback": "no complete world", "turns": result.turns}
@@ -421,9 +443,6 @@ def check(
         else None
     )
     own_value = result.values.get(own) if own else None
-    best, best_value = next(
-        ((c, v) for c, v in ranked if c == own or eligible(c, own, scope)), ranked[0]
-    )
     summary: dict[str, Any] = {
         "worlds": result.worlds,
         "turns": result.turns,
@@ -433,10 +452,21 @@ def check(
         **({"leaves": result.leaves} if result.leaves else {}),
     }
     chosen = own
-    if own is None or (own_value is not None and best_value > own_value + margin):
-        chosen = best
+    if own is None:
+        chosen = ranked[0][0]
     elif own_value is None:
         summary["unsearched"] = True  # the bot's choice was not simulated: it stands
+    else:
+        chosen = next(
+            (
+                c
+                for c, v in ranked
+                if c != own
+                and eligible(c, own, scope)
+                and v > own_value + _needed(c, own, margin, switch_margin)
+            ),
+            own,
+        )
     if chosen in result.feared:
         summary["feared"] = result.feared[chosen]
     if chosen != own:
@@ -444,7 +474,7 @@ def check(
         summary["overrode_rule"] = f"{decision.phase}/{decision.rule}"
         if own_value is not None:
             summary["overrode_value"] = round(own_value, 3)
-        decision = _replaced(decision, best, world, "search")
+        decision = _replaced(decision, chosen, world, "search")
     decision.notes["search"] = summary
     return decision
 
