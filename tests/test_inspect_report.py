@@ -27,6 +27,8 @@ GOOD = [
     "play-heuristic-maxpower-30turns.log.json",
     "play-random-random-42turns.log.json",
     "own-view-p1.log",
+    "ladder-gen1-1024640373.log",
+    "ladder-gen8-1197381786.log",
 ]
 
 
@@ -80,6 +82,31 @@ def test_what_the_ladder_log_revealed(ladder: dict) -> None:
     assert first["revealed"]["moves"] == []
     assert any(p < 1 for p in first["move_probabilities"].values())
     assert len(first["builds"]) == 3 and first["builds_total"] > 3
+
+
+def test_public_replays_of_older_generations() -> None:
+    gen1 = load(str(FIXTURES / "ladder-gen1-1024640373.log"))
+    assert (gen1.format_id, gen1.turns, gen1.finished) == ("gen1randombattle", 21, True)
+    exeggutor = by_turn(inspect_log(gen1, "p2", 3, "tracker"), 3)["Exeggutor"]
+    assert {"sleeppowder", "psychic"} <= set(exeggutor["revealed"]["moves"])
+    # Gen 1 has no items, abilities or tera: the builds carry none, and none is faked.
+    assert all(
+        not b["item"] and not b["ability"] and not b["tera_type"] for b in exeggutor["builds"]
+    )
+    assert all({"sleeppowder", "psychic"} <= set(b["moves"]) for b in exeggutor["builds"])
+
+    gen8 = load(str(FIXTURES / "ladder-gen8-1197381786.log"))
+    assert (gen8.format_id, gen8.turns, gen8.finished) == ("gen8randombattle", 32, True)
+    document = inspect_log(gen8, "p2", 3, "tracker")
+    vaporeon = by_turn(document, 20)["Vaporeon"]
+    # A 2020 set: today's generator gives Vaporeon no Ice Beam with Scald and Toxic. The view
+    # says what no build fits, and a move shown in battle stays certain.
+    assert vaporeon["revealed"]["moves"] == ["icebeam", "scald", "toxic"]
+    assert vaporeon["unexplained"] == ["used icebeam"]
+    assert vaporeon["move_probabilities"]["icebeam"] == 1.0
+    assert "no build fits  used icebeam" in render_text(document, turn=20)
+    assert all(not b["tera_type"] for b in vaporeon["builds"])
+    assert by_turn(document, 20)["Celebi"]["unexplained"] == []
 
 
 def test_accuracy_against_the_true_sets(server: dict) -> None:

@@ -79,6 +79,8 @@ def _pokemon(view: dict, fields: tuple[str, ...] = ALL_FIELDS) -> list[str]:
         lines.append(f"    unrevealed moves  {shown}{more}")
     if view.get("speed_range"):
         lines.append(f"    speed     {speed_text(view['speed_range'])}")
+    if view.get("unexplained"):
+        lines.append(f"    no build fits  {'; '.join(view['unexplained'])}")
     return lines
 
 

@@ -79,6 +79,8 @@ def _pokemon(view: Any) -> list[str]:
     hp = view.get("hp")
     if hp is not None and not _probability(hp):
         found.append(f"{name}: hp {hp!r}")
+    if not _strings(view.get("unexplained", [])):
+        found.append(f"{name}: unexplained")
     speed = view.get("speed_range")
     if speed is not None and not _speed_range(speed, bool(view.get("speed_conflict"))):
         found.append(f"{name}: speed_range {speed!r}")

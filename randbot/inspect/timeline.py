@@ -275,7 +275,15 @@ def _pokemon_view(
             for move, p in sorted(move_probabilities.items(), key=lambda kv: (-kv[1], kv[0]))
         },
         "speed_range": _speed(getattr(belief, "speed_range", None)),
+        # What the battle showed that no build in the set database has (a set from an older
+        # generator, say): the predictor set that evidence aside, and the view says so.
+        "unexplained": _unexplained(belief),
     }
+    for move in revealed_moves:  # shown in battle: certain, whatever the builds hold
+        view["move_probabilities"][move] = 1.0
+    view["move_probabilities"] = dict(
+        sorted(view["move_probabilities"].items(), key=lambda kv: (-kv[1], kv[0]))
+    )
     low, high = view["speed_range"] or (None, None)
     # The predictor's bounds can cross when its evidence conflicts; say so rather than hide it.
     view["speed_conflict"] = low is not None and high is not None and low > high
@@ -285,6 +293,13 @@ def _pokemon_view(
         if scored is not None:
             view["truth"] = scored
     return view
+
+
+def _unexplained(belief: Any) -> list[str]:
+    """Why each piece of evidence the predictor set aside was set aside ("used icebeam")."""
+    relaxed = getattr(belief, "relaxed_rules", None) or set()
+    reasons = [str(r.reason) for r in getattr(belief, "rules", []) if r.name in relaxed]
+    return sorted(set(reasons))
 
 
 def _prior(belief: Any, problems: Problems, turn: int, key: str) -> list[tuple[Any, float]] | None:
