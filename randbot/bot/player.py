@@ -15,7 +15,7 @@ import sys
 from collections import OrderedDict
 from typing import Any
 
-from poke_env.battle import AbstractBattle, Battle
+from poke_env.battle import AbstractBattle, Battle, Move
 from poke_env.player import Player
 from poke_env.player.battle_order import BattleOrder
 
@@ -193,11 +193,29 @@ class RandBot(_Base):  # type: ignore[misc, valid-type]
             log.exception("decision failed in %s turn %s", battle.battle_tag, battle.turn)
             decision = Decision("move", "", "fallback", f"error: {type(exc).__name__}")
             order = self._safe_order(battle)
+        self._note_choice(battle, order)
         payload = log_decision(battle.battle_tag, battle.turn, decision, deadline.elapsed_ms())
         self.last_payload = payload
         if self.explain:
             print(explain(payload), file=sys.stderr, flush=True)
         return order
+
+    def _note_choice(self, battle: Battle, order: BattleOrder) -> None:
+        """Tell the tracker what we chose: if the enemy KOs us before we move, the move we chose
+        bounds its speed (a Z-move or Max Move has another priority than its base move: not told)."""
+        tracker = self._tracker(battle)
+        if tracker is None or not hasattr(tracker, "note_our_choice"):
+            return
+        try:
+            chosen = getattr(order, "order", None)
+            if isinstance(chosen, Move):
+                if getattr(order, "z_move", False) or getattr(order, "dynamax", False):
+                    return
+                tracker.note_our_choice(battle.turn, chosen.id)
+            else:
+                tracker.note_our_choice(battle.turn, None)
+        except Exception:  # noqa: BLE001 - bookkeeping must never cost the decision
+            log.exception("could not note our choice")
 
     def _order(self, battle: Battle, decision: Decision) -> BattleOrder:
         if decision.kind == "switch":

@@ -115,6 +115,75 @@ def _stat_list(text: str, default: int) -> dict[str, int]:
     }
 
 
+def our_turn_choices(data: dict[str, Any], role: str) -> dict[int, str | None]:
+    """What `role` chose at the start of each turn (a move id; None for a switch), read from the
+    server's input log, as the live player tells its tracker (`BattleTracker.note_our_choice`).
+
+    The input log lists a side's choices in order, with no turn numbers: the start of each turn asks
+    once, and every switch of ours that was not that choice (a replacement after a faint, a U-turn's,
+    an Eject Button's; not a drag, which nobody chooses) asked once more. A turn whose choice does not
+    fit what the log shows ends the reading there (the turns before it are kept)."""
+    prefix = f">{role} "
+    inputs = [c[len(prefix) :].strip() for c in data.get("inputLog") or [] if c.startswith(prefix)]
+    inputs = [c for c in inputs if not c.startswith(("team", "default", "undo"))]
+    turns: dict[
+        int, list[tuple[str, str]]
+    ] = {}  # turn -> our actions, in order: ("move", id)/("switch", "")
+    turn = 0
+    for line in data.get("log") or []:
+        fields = split_line(line)
+        if not fields:
+            continue
+        if fields[0] == "turn" and len(fields) > 1 and fields[1].isdigit():
+            turn = int(fields[1])
+            turns.setdefault(turn, [])
+            continue
+        if turn == 0 or len(fields) < 2:
+            continue
+        ident = parse_ident(fields[1])
+        if ident is None or ident.side != role:
+            continue
+        tags = fields[3:]
+        if (
+            fields[0] == "move"
+            and len(fields) > 2
+            and not any(t.startswith("[from]") for t in tags)
+        ):
+            turns[turn].append(("move", to_id(fields[2])))
+        elif fields[0] == "switch":
+            turns[turn].append(("switch", ""))
+        elif fields[0] == "faint":
+            turns[turn].append(("faint", ""))
+        elif fields[0] == "-heal" and any(to_id(t).endswith("revivalblessing") for t in tags):
+            turns[turn].append(("switch", ""))  # the revived one was chosen like a switch
+    choices: dict[int, str | None] = {}
+    index = 0
+    for turn in sorted(turns):
+        if index >= len(inputs):
+            break
+        actions = turns[turn]
+        choice = inputs[index]
+        kind, _, rest = choice.partition(" ")
+        first = actions[0] if actions else None
+        if kind == "move":
+            move_id = to_id(rest.split(" ")[0]) if rest else ""
+            if move_id.isdigit() or not move_id:
+                break  # a slot number: which move it was is not in the log
+            if first is not None and first[0] == "switch":
+                break
+            choices[turn] = move_id
+            extra = sum(1 for a in actions if a[0] == "switch")
+        elif kind == "switch":
+            if first is None or first[0] != "switch":
+                break
+            choices[turn] = None
+            extra = sum(1 for a in actions if a[0] == "switch") - 1
+        else:
+            break
+        index += 1 + extra
+    return choices
+
+
 def replay(
     data: dict[str, Any],
     role: str,
@@ -122,14 +191,20 @@ def replay(
     setdb: Any,
     calc: Any = None,
     on_turn: Callable[[BattleTracker, int], None] | None = None,
+    choices: bool = False,
 ) -> BattleTracker:
-    """Feed a whole log to a fresh tracker playing `role`; `on_turn(tracker, n)` at each `|turn|n`."""
+    """Feed a whole log to a fresh tracker playing `role`; `on_turn(tracker, n)` at each `|turn|n`.
+    `choices`: tell the tracker our choice at each turn's start, as the live player does."""
     tracker = BattleTracker(
         format_id=data.get("format") or "gen9randombattle", our_role=role, setdb=setdb, calc=calc
     )
     tracker.set_our_team(true_team(data, role))
+    chosen = our_turn_choices(data, role) if choices else {}
     for line in perspective_lines(data["log"], role):
         tracker.feed(line)
-        if on_turn is not None and line.startswith("|turn|"):
-            on_turn(tracker, tracker.turn)
+        if line.startswith("|turn|"):
+            if tracker.turn in chosen:
+                tracker.note_our_choice(tracker.turn, chosen[tracker.turn])
+            if on_turn is not None:
+                on_turn(tracker, tracker.turn)
     return tracker

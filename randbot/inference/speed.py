@@ -29,6 +29,10 @@ _WEATHER_ABILITIES = {
     "slushrush": ("snow", "hail"),
 }
 _LAST_MOVERS_ITEMS = ("laggingtail", "fullincense")
+# Forme abilities whose formes share their base Speed (Morpeko, Mimikyu, Aegislash, Palafin): our
+# speed is the stat we hold whatever forme is out, so move order still bounds the enemy's.
+_SPEED_KEEPING_FORMES = frozenset({"hungerswitch", "disguise", "stancechange", "zerotohero"})
+_SPEED_FORME_ABILITIES = frozenset(FORME_ABILITIES) - _SPEED_KEEPING_FORMES
 _TOLERANCE = 1.0  # Showdown floors at each step; our product of multipliers can differ by a point
 
 
@@ -97,11 +101,64 @@ def move_priority_for(move_id: str, ability: str, hp_full: bool, terrain: str, g
 class SpeedCheck:
     def __init__(self, tracker: TrackerState) -> None:
         self.tracker = tracker
+        self.our_choice: tuple[int, str | None] | None = None
+        self.evaluated = False
         self._reset()
 
     def _reset(self) -> None:
         self.moves: list[dict] = []
         self.blocked: str | None = None
+        self.fell: dict | None = None  # our active, fainted to the enemy's move before its own
+        self.before: dict | None = None  # the other active as the first move of the turn found it
+        self.upkeep = False
+        self.settled = False  # a blank line after a move: that action is over (residual, a request)
+        self.tried: set[str] = set()  # sides whose turn came with no move line (confusion self-hit)
+
+    def note_our_choice(self, turn: int, move_id: str | None) -> None:
+        """What we chose at the start of `turn` (a move id; None for a switch). Once the turn is
+        under way a note is not its choice (a replacement after a faint, a U-turn's switch); before,
+        a later note replaces an earlier one (a choice the server refused, chosen again)."""
+        started = bool(self.moves or self.blocked or self.fell or self.upkeep)
+        if self.our_choice is None or self.our_choice[0] != turn or not started:
+            self.our_choice = (turn, to_id(move_id) if move_id else None)
+
+    def on_upkeep(self) -> None:
+        """The residual: no move of this turn is left, so the order is known before the
+        replacements are chosen (they come after `|upkeep|`)."""
+        self.upkeep = True
+        self._evaluate_once()
+
+    def on_blank(self) -> None:
+        if self.moves:
+            self.settled = True
+
+    def on_confusion(self, ident: Ident | None) -> None:
+        """A confused Pokémon's turn has come: it moves (a move line follows) or hits itself."""
+        if ident is not None:
+            self.tried.add(ident.side)
+
+    def on_faint(self, ident: Ident | None) -> None:
+        """Our active fainting to the enemy's move before it moved: the enemy came first (if we had
+        chosen a move; a switch would have come before any move)."""
+        tracker = self.tracker
+        if (
+            ident is None
+            or ident.side != tracker.our_role
+            or self.upkeep
+            or self.settled
+            or ident.side in self.tried
+            or self.fell is not None
+            or len(self.moves) != 1
+            or self.moves[0]["side"] == ident.side
+        ):
+            return
+        active = tracker.active.get(ident.side)
+        if active is not None and "dynamax" in active.volatiles:
+            return  # a Max Move's priority is not its base move's
+        choice = self.our_choice
+        if choice is None or choice[0] != tracker.turn or not choice[1]:
+            return
+        self.fell = self._as_before(self._snapshot(ident, choice[1]))
 
     def on_switch(self, side: str) -> None:
         if len(self.moves) < 2:
@@ -119,7 +176,31 @@ class SpeedCheck:
             return
         if self.tracker.field.trick_room:
             self.blocked = self.blocked or "Trick Room"
-        self.moves.append(self._snapshot(ident, move_id))
+        if not self.moves:
+            # The order was settled before the first action: what that action changes on the
+            # other Pokémon (Weak Armor, Unburden, a knocked-off Scarf, paralysis) came too late.
+            other = next((s for s in self.tracker.active if s != ident.side), None)
+            if other is not None and self.tracker.active.get(other) is not None:
+                self.before = self._snapshot(Ident(other, "a", self.tracker.active[other].key), "")
+            self.moves.append(self._snapshot(ident, move_id))
+        else:
+            self.moves.append(self._as_before(self._snapshot(ident, move_id)))
+
+    _BEFORE_FIELDS = (
+        "stage", "volatiles", "item_lost", "item", "item_changed", "status", "hp_full",
+        "tailwind", "weather", "terrain",
+    )  # fmt: skip
+
+    def _as_before(self, snapshot: dict) -> dict:
+        """A later snapshot of the Pokémon the first action met, with its speed as it was before."""
+        before = self.before
+        if (
+            before is not None
+            and before["side"] == snapshot["side"]
+            and before["name"] == snapshot["name"]
+        ):
+            snapshot.update({k: before[k] for k in self._BEFORE_FIELDS})
+        return snapshot
 
     def _snapshot(self, ident: Ident, move_id: str) -> dict:
         tracker = self.tracker
@@ -137,6 +218,9 @@ class SpeedCheck:
             "status": state.status if state else "",
             "hp_full": bool(state and state.hp >= 1.0),
             "state": state,
+            "item": state.item if state else None,
+            "item_changed": bool(state and state.item_changed),
+            "shown": (state.shown_species or state.species) if state else "",
             "stint": active.stint if active else 0,
             "tailwind": bool(field.side_conditions.get(ident.side, {}).get("tailwind")),
             "weather": field.weather,
@@ -145,15 +229,26 @@ class SpeedCheck:
 
     def end_turn(self) -> None:
         try:
-            self._evaluate()
+            self._evaluate_once()
         finally:
             self._reset()
+            self.evaluated = False
+
+    def _evaluate_once(self) -> None:
+        if not self.evaluated:
+            self.evaluated = True
+            self._evaluate()
 
     def _evaluate(self) -> None:
         tracker = self.tracker
-        if self.blocked or len(self.moves) < 2 or tracker.our_role is None:
+        if self.blocked or tracker.our_role is None:
             return
-        first, second = self.moves
+        if len(self.moves) == 2:
+            first, second = self.moves
+        elif len(self.moves) == 1 and self.fell is not None:
+            first, second = self.moves[0], self.fell  # it fell before it could move
+        else:
+            return
         if first["side"] == second["side"] or first["uncertain"] or second["uncertain"]:
             return
         ours, theirs = (first, second) if first["side"] == tracker.our_role else (second, first)
@@ -163,13 +258,13 @@ class SpeedCheck:
             return
         if tracker._our_illusion_hidden():
             return  # our active may be our Zoroark in disguise: not the speed shown
-        if to_id(our_state.ability or "") in FORME_ABILITIES:
+        if to_id(our_state.ability or "") in _SPEED_FORME_ABILITIES:
             return  # Shields Down, Zen Mode…: our forme's speed is not the stats we hold
         their_state = theirs["state"]
         belief = tracker._belief_of(Ident(theirs["side"], "a", theirs["name"]))
         if belief is None or their_state is None:
             return
-        our_item = our_state.item or ""
+        our_item = (ours["item"] if ours["item"] is not None else our_state.item) or ""
         if to_id(our_item) in _LAST_MOVERS_ITEMS or to_id(our_state.ability or "") in (
             "stall",
             "myceliummight",
@@ -192,7 +287,7 @@ class SpeedCheck:
         our_priority = move_priority_for(
             ours["move"], our_state.ability or "", ours["hp_full"], ours["terrain"], tracker.gen
         )
-        held_now = their_state.item if their_state.item_changed else None
+        held_now = theirs["item"] if theirs["item_changed"] else None
 
         def fits(build: Build) -> bool:
             ability = build.ability or ""
@@ -209,6 +304,9 @@ class SpeedCheck:
                 "slowstart",
                 "myceliummight",
             ):
+                return True
+            # Meloetta-Pirouette, Minior-Meteor, Eiscue-Noice: not the build's species' speed
+            if _forme_speed_differs(theirs["shown"], build.species, tracker.gen):
                 return True
             raw = _raw_speed(build, tracker.gen)
             if raw is None:
@@ -235,6 +333,8 @@ class SpeedCheck:
             f"{verb} {our_state.species} (speed {our_speed:.0f}) using {theirs['move']} "
             f"vs {ours['move']} at equal priority"
         )
+        if ours is self.fell:
+            description += f" (it fainted before its chosen {ours['move']})"
         inf.speed_order(belief, fits, description, theirs["stint"], tracker.turn)
         self._update_range(belief, theirs, our_speed, enemy_first, tracker.gen)
 
@@ -268,3 +368,12 @@ def _raw_speed(build: Build, gen: int = 9) -> float | None:
             return float(value)
     value = speed_stat(build.species, build.level, gen=gen)
     return float(value) if value is not None else None
+
+
+def _forme_speed_differs(shown: str, species: str, gen: int = 9) -> bool:
+    """The forme on the field has another base Speed than the build's species."""
+    if not shown or to_id(shown) == to_id(species):
+        return False
+    on_field = speed_stat(shown, 100, gen=gen)
+    built = speed_stat(species, 100, gen=gen)
+    return on_field is not None and built is not None and on_field != built

@@ -80,6 +80,11 @@ class BattleTracker(GimmickRules, RevealRules, DamageChecks):
         except Exception:  # noqa: BLE001 - a strange line must never break the battle
             log.exception("tracker could not read line %r", line[:200])
 
+    def note_our_choice(self, turn: int, move_id: str | None) -> None:
+        """Our choice for `turn` (a move id, None for a switch), from the player that made it: when
+        the enemy KOs our active before it moves, the chosen move's priority bounds the enemy's speed."""
+        self._speed.note_our_choice(turn, move_id)
+
     def beliefs(self) -> dict[str, EnemyBelief]:
         return dict(self._beliefs)
 
@@ -124,6 +129,8 @@ class BattleTracker(GimmickRules, RevealRules, DamageChecks):
         if not fields:
             return
         command = fields[0]
+        if not command:
+            self._speed.on_blank()
         if command in _ACTION_BOUNDARY:
             self._close_action(command, fields)
         handler = getattr(self, "_on_" + command.lstrip("-").replace("-", "_"), None)
@@ -321,6 +328,10 @@ class BattleTracker(GimmickRules, RevealRules, DamageChecks):
         if state is not None:
             state.fainted = True
             state.hp = 0.0
+        self._speed.on_faint(ident)
+
+    def _on_upkeep(self, fields: list[str], tags: Tags) -> None:
+        self._speed.on_upkeep()
 
     def _on_minor_formechange(self, fields: list[str], tags: Tags) -> None:
         """A temporary forme (Shields Down, Stance Change…): what is on the field now."""

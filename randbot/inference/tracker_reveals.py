@@ -137,6 +137,8 @@ class RevealRules(TrackerState):
             self._speed.disturbed("Quick Claw/Draw")
         if kind == "move" and to_id(name) in ("afteryou", "quash", "instruct"):
             self._speed.disturbed(name)
+        if to_id(name) == "confusion":
+            self._speed.on_confusion(ident)
         if ident is not None and kind == "move" and to_id(name) == "skillswap":
             for who in (ident, tags.of):
                 state = self._mon_of(who)
