@@ -116,3 +116,17 @@ def test_no_stealth_rock_into_rocks_already_up(explain_battle):
     line = next(line for line in lines if " t20 " in line)
     assert "|| played: move stealthrock" in line
     assert "stealthrock" not in line.split(" || ")[0]
+
+
+@pytest.mark.integration
+def test_no_calm_mind_where_every_move_loses_alike_and_the_attack_hurts(explain_battle):
+    """Turn 13: Drifblim at 26% in front of a faster Grafaiai whose Knock Off KOs it. Every
+    move's duel lost alike (-0.33); the tie went to the duel that KOed soonest, and the Calm Mind
+    duel counted the +1 it had banked before it fainted, so Calm Mind beat Air Slash. Battle 455
+    of `randbot evaluate --players randbot --vs heuristic --battles 500 --servers 1 --concurrency 2
+    --seed 11 --save-logs DIR` (commit 3b090e3), unchanged."""
+    line = _first_decision(
+        explain_battle, "setup-tie-vs-heuristic.log.json", 13, "skip_futile", True
+    )
+    assert "|| played: move calmmind" in line
+    assert "plan-stay: move airslash" in line.split(" || ")[0], line

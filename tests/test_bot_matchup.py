@@ -362,3 +362,23 @@ def test_leech_seed_strength_sap_and_pain_split_move_hp_between_the_sides():
         off = engine().duel(attacker, foe, first=move)
         on = _status_engine().duel(attacker, foe, first=move)
         assert (on.p_a, on.a_hp, -on.b_hp) > (off.p_a, off.a_hp, -off.b_hp), move
+
+
+def test_a_setup_move_ko_ed_before_it_acts_does_not_count_its_boosts_as_a_faster_ko():
+    """Drifblim at 26% into a faster Life Orb Grafaiai whose Knock Off KOs it (battle 455 of the
+    seed-11 run): every first move loses the same way, and a tie goes to the move whose duel KOs
+    sooner. The Calm Mind duel measured that with the +1 Special Attack it had banked before it
+    fainted (an Air Slash OHKO), so Calm Mind won the tie over Air Slash."""
+    e = engine()
+    drifblim = mon(
+        "drifblim", 86, ("airslash", "calmmind", "strengthsap", "shadowball"), "", "", hp=0.26
+    )
+    grafaiai = mon(
+        "grafaiai", 86, ("gunkshot", "knockoff", "lowkick", "swordsdance"), "lifeorb", "", hp=0.43
+    )
+    for chance in (False, True):
+        e.chance = chance
+        attack = e.duel(drifblim, grafaiai, first="airslash")
+        setup = e.duel(drifblim, grafaiai, first="calmmind")
+        assert not attack.a_wins and not setup.a_wins
+        assert setup.ttk_ab == attack.ttk_ab == 2

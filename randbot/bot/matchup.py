@@ -346,6 +346,9 @@ class MatchupEngine:
             return Duel(
                 False, 0, 0.0, B.hp, _ttk(A, B, worst, self.field), 1, None, _plan(setups), False
             )
+        # A's turns to KO as the duel starts: what it stands at if it faints before its stage
+        # changes act (a Calm Mind KOed before it attacks does not make its attack a OHKO).
+        ttk_start = _ttk(A, B, worst, self.field, a.hp_fraction, b.hp_fraction)
         while turns < MAX_TURNS and A.hp > 0 and B.hp > 0:
             turns += 1
             if turns == 1 and first is not None:
@@ -393,7 +396,9 @@ class MatchupEngine:
             turns=turns,
             a_hp=a_hp,
             b_hp=b_hp,
-            ttk_ab=_ttk(A, B, worst, self.field, a.hp_fraction, b.hp_fraction),
+            ttk_ab=_ttk(A, B, worst, self.field, a.hp_fraction, b.hp_fraction)
+            if A.hp > 0
+            else ttk_start,
             ttk_ba=_ttk(B, A, worst, self.field, b.hp_fraction, max(0.0, a.hp_fraction - pre)),
             first_action=first_action,
             plan=_plan(setups),
