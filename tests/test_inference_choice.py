@@ -10,10 +10,10 @@ from __future__ import annotations
 import json
 import logging
 import math
-from functools import cache
 from pathlib import Path
 
 import pytest
+from setdb_cache import gen9_setdb as _setdb
 
 from randbot.inference import BattleTracker
 from randbot.inference.builds import Build
@@ -31,13 +31,6 @@ from randbot.inference.situation import HAZARDS, Situation
 from randbot.protocol import species_key
 
 FIXTURES = Path(__file__).parent / "fixtures" / "inference"
-
-
-@cache
-def _setdb():
-    from setdb import SetDB
-
-    return SetDB.load("gen9randombattle")
 
 
 def _replayed(name: str) -> tuple[BattleTracker, dict]:

@@ -5,23 +5,16 @@ Starts @smogon/calc's Node bridge, hence integration. Fixtures: tests/fixtures/i
 
 from __future__ import annotations
 
-from functools import cache
 from pathlib import Path
 
 import pytest
+from setdb_cache import gen9_setdb as _setdb
 
 from randbot.inference.replay import load_log, replay, true_team
 
 pytestmark = pytest.mark.integration
 
 FIXTURES = Path(__file__).parent / "fixtures" / "inference"
-
-
-@cache
-def _setdb():
-    from setdb import SetDB
-
-    return SetDB.load("gen9randombattle")
 
 
 @pytest.fixture(scope="module")

@@ -6,21 +6,15 @@ holds a Rusted Sword (and enters as Zacian-Crowned) or does not (and enters as Z
 
 from __future__ import annotations
 
-from functools import cache
 from pathlib import Path
+
+from setdb_cache import gen9_setdb as _setdb
 
 from randbot.formats import to_id
 from randbot.inference import BattleTracker
 from randbot.inference.replay import load_log, perspective_lines, replay, true_team
 
 FIXTURES = Path(__file__).parent / "fixtures" / "inference"
-
-
-@cache
-def _setdb():
-    from setdb import SetDB
-
-    return SetDB.load("gen9randombattle")
 
 
 def _rusted_sword(belief) -> float:

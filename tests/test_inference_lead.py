@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import json
 import subprocess
-from functools import cache
 from pathlib import Path
 
 import pytest
+from setdb_cache import gen9_setdb as _setdb
 
 from randbot.formats import to_id
 from randbot.inference import BattleTracker, inferences
@@ -19,13 +19,6 @@ from randbot.inference.replay import load_log, perspective_lines, replay, true_t
 
 FIXTURES = Path(__file__).parent / "fixtures" / "inference"
 LEAD_SETS = Path(inferences.__file__).parent / "lead_sets.js"
-
-
-@cache
-def _setdb():
-    from setdb import SetDB
-
-    return SetDB.load("gen9randombattle")
 
 
 def _items(belief) -> dict[str, float]:

@@ -12,19 +12,13 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+from setdb_cache import gen9_setdb as _setdb
 
 from randbot.formats import to_id
 from randbot.inference import BattleTracker
 from randbot.inference.replay import replay
 
 FIXTURES = Path(__file__).parent / "fixtures" / "inference"
-
-
-@cache
-def _setdb():
-    from setdb import SetDB
-
-    return SetDB.load("gen9randombattle")
 
 
 @cache

@@ -3,8 +3,9 @@ SimpleHeuristicsPlayer, where the enemy's Choice Scarf showed only in who moved 
 
 from __future__ import annotations
 
-from functools import cache
 from pathlib import Path
+
+from setdb_cache import gen9_setdb as _setdb
 
 from randbot.formats import to_id
 from randbot.inference import BattleTracker
@@ -17,13 +18,6 @@ from randbot.inference.replay import (
 )
 
 FIXTURES = Path(__file__).parent / "fixtures" / "inference"
-
-
-@cache
-def _setdb():
-    from setdb import SetDB
-
-    return SetDB.load("gen9randombattle")
 
 
 def _scarf(belief) -> float:
