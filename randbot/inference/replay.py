@@ -11,6 +11,7 @@ from typing import Any
 from randbot.formats import to_id
 from randbot.inference.tracker import BattleTracker
 from randbot.protocol import HEALTH_FIELD, parse_ident, percent_health, split_line
+from randbot.replay import choices_made
 
 
 class LogError(ValueError):
@@ -123,9 +124,8 @@ def our_turn_choices(data: dict[str, Any], role: str) -> dict[int, str | None]:
     once, and every switch of ours that was not that choice (a replacement after a faint, a U-turn's,
     an Eject Button's; not a drag, which nobody chooses) asked once more. A turn whose choice does not
     fit what the log shows ends the reading there (the turns before it are kept)."""
-    prefix = f">{role} "
-    inputs = [c[len(prefix) :].strip() for c in data.get("inputLog") or [] if c.startswith(prefix)]
-    inputs = [c for c in inputs if not c.startswith(("team", "default", "undo"))]
+    made = choices_made(data, role) if data.get("inputLog") else []
+    inputs = [c.strip() for c in made if not c.strip().startswith(("team", "default", "undo"))]
     turns: dict[
         int, list[tuple[str, str]]
     ] = {}  # turn -> our actions, in order: ("move", id)/("switch", "")
