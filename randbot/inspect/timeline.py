@@ -252,6 +252,8 @@ def _pokemon_view(
     except Exception as error:
         problems.note("predictor.posterior", f"turn {turn} {key}", error)
         posterior, move_probabilities = [], {}
+    # A move shown in battle is certain, whatever the builds hold (none may have it).
+    move_probabilities.update(dict.fromkeys(revealed_moves, 1.0))
     view: dict[str, Any] = {
         "species": species_name(str(getattr(belief, "species", key))),
         "species_id": str(key),
@@ -279,11 +281,6 @@ def _pokemon_view(
         # generator, say): the predictor set that evidence aside, and the view says so.
         "unexplained": _unexplained(belief),
     }
-    for move in revealed_moves:  # shown in battle: certain, whatever the builds hold
-        view["move_probabilities"][move] = 1.0
-    view["move_probabilities"] = dict(
-        sorted(view["move_probabilities"].items(), key=lambda kv: (-kv[1], kv[0]))
-    )
     low, high = view["speed_range"] or (None, None)
     # The predictor's bounds can cross when its evidence conflicts; say so rather than hide it.
     view["speed_conflict"] = low is not None and high is not None and low > high
