@@ -102,7 +102,6 @@ class SpeedCheck:
     def __init__(self, tracker: TrackerState) -> None:
         self.tracker = tracker
         self.our_choice: tuple[int, str | None] | None = None
-        self.evaluated = False
         self._reset()
 
     def _reset(self) -> None:
@@ -113,6 +112,7 @@ class SpeedCheck:
         self.upkeep = False
         self.settled = False  # a blank line after a move: that action is over (residual, a request)
         self.tried: set[str] = set()  # sides whose turn came with no move line (confusion self-hit)
+        self.evaluated = False  # this turn's order was judged (at the upkeep, or at the turn's end)
 
     def note_our_choice(self, turn: int, move_id: str | None) -> None:
         """What we chose at the start of `turn` (a move id; None for a switch). Once the turn is
@@ -232,7 +232,6 @@ class SpeedCheck:
             self._evaluate_once()
         finally:
             self._reset()
-            self.evaluated = False
 
     def _evaluate_once(self) -> None:
         if not self.evaluated:
