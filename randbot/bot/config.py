@@ -144,6 +144,10 @@ class BotConfig:
     # 459 (+20 -18), the mechanics 454 (+11 -14), seed 11. Decision p95 60 -> 136 ms.
     search_tie_window: float = 0.1
     search_tie_ms: float = 150.0
+    # A switch the search would play in place of the bot's move is searched again, the move
+    # against the switch alone (for search_tie_ms), with this many turns of both sides' strongest
+    # moves after the turn searched; the switch is played only if it still wins (0: off).
+    search_switch_rollout: int = 0
     # The enemy's replies played likeliest first, and a world the deadline cut short counted when
     # every choice of ours met replies holding this share of the model rule's mix (0: only
     # complete worlds count; at 50 ms about 70% of searches completed no world). At 0.75 the
@@ -182,6 +186,10 @@ class BotConfig:
         if config.search_scope not in ("all", "moves", "attacks"):
             raise RandbotError(
                 f"search_scope must be all, moves or attacks, not {config.search_scope!r}"
+            )
+        if config.search_switch_rollout < 0:
+            raise RandbotError(
+                f"search_switch_rollout must be 0 or more, not {config.search_switch_rollout}"
             )
         if config.search_tie_window < 0:
             raise RandbotError(

@@ -91,6 +91,20 @@ def _explain_search(payload: dict[str, Any]) -> str:
 
 
 def _search_figures(search: dict[str, Any]) -> str:
+    return _first_search_figures(search) + _confirm_figures(search.get("confirm"))
+
+
+def _confirm_figures(confirm: dict[str, Any] | None) -> str:
+    if not confirm:
+        return ""
+    values = ", ".join(f"{c} {v:+.3f}" for c, v in confirm.get("values", []))
+    text = f" | switch checked two turns deep: {values or confirm.get('fallback', 'no value')}"
+    if confirm.get("kept"):
+        text += f"; kept {confirm['kept']}"
+    return text
+
+
+def _first_search_figures(search: dict[str, Any]) -> str:
     tie = search.get("tie")
     if tie:
         values = ", ".join(f"{c} {v:+.3f}" for c, v in tie.get("values", []))

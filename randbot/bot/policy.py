@@ -199,6 +199,7 @@ def _start_search(
         scope=config.search_scope,
         tie_window=config.search_tie_window,
         tie_ms=config.search_tie_ms,
+        switch_rollout=config.search_switch_rollout,
         coverage=config.search_coverage,
     )
     try:

@@ -72,6 +72,11 @@ class SearchSettings:
     # ours was played against the enemy's likeliest replies holding at least this share of the
     # model's mix; the worker then plays the replies likeliest first (0: complete worlds only).
     coverage: float = 0.0
+    # A switch the search would play in place of the bot's move is searched again, that move
+    # against that switch alone (for tie_ms), with this many turns of both sides' strongest
+    # moves after it, and played only if it still wins by the margin (0: off). One turn sees the
+    # hit a switch-in takes, not that it is then KOed before it moves.
+    switch_rollout: int = 0
 
 
 @dataclass
@@ -283,7 +288,7 @@ def finish(
     result = charge_tera(result, decision, pending.settings.tera_cost)
     if plan is not None:
         decision = check_rule(result, decision, plan, pending.worlds[0])
-    decision = check(
+    checked = check(
         result,
         decision,
         pending.worlds[0],
@@ -291,7 +296,8 @@ def finish(
         pending.settings.scope,
         pending.settings.switch_margin,
     )
-    return break_tie(pending, decision)
+    checked = confirm_switch(pending, decision, checked)
+    return confirm_switch(pending, checked, break_tie(pending, checked))
 
 
 def tie_choices(decision: Decision, world: World, window: float) -> list[str]:
@@ -352,6 +358,45 @@ def break_tie(pending: Pending, decision: Decision) -> Decision:
     decision.notes["search"]["overrode"] = decision.label()
     decision.notes["search"]["overrode_rule"] = f"{decision.phase}/{decision.rule}"
     return _replaced(decision, best, world, "search-tie")
+
+
+def confirm_switch(pending: Pending, before: Decision, after: Decision) -> Decision:
+    """A switch the search plays in place of the bot's move, searched again two turns deep: the
+    move against the switch alone, each followed by `switch_rollout` turns of both sides'
+    strongest moves. The switch stands only if it still beats the move by the margin; a check
+    that could not value both leaves it standing. The figures go to `notes.search.confirm`."""
+    turns = pending.settings.switch_rollout
+    if turns <= 0 or after is before or after.kind != "switch" or before.kind != "move":
+        return after
+    world = pending.worlds[0]
+    own, switch = _choice(before, world), _choice(after, world)
+    if own is None or switch is None or own not in pending.ours or switch not in pending.ours:
+        return after
+    summary = after.notes.setdefault("search", {})
+    try:
+        settings = replace(pending.settings, think_ms=pending.settings.tie_ms, rollout_turns=turns)
+        result = collect(_submit(pending.worlds, [own, switch], settings, pending.seed), None)
+    except SimWorkerError as error:
+        summary["confirm"] = {"fallback": str(error)[:200]}
+        return after
+    values = result.values
+    confirm: dict[str, Any] = {
+        "values": [[_label(c, world), round(v, 3)] for c, v in values.items()],
+        "turns": result.turns,
+        "ms": result.ms,
+    }
+    summary["confirm"] = confirm
+    if own not in values or switch not in values:
+        confirm["unvalued"] = True
+        return after
+    needed = _needed(switch, own, pending.settings.margin, pending.settings.switch_margin)
+    if values[switch] > values[own] + needed:
+        return after
+    confirm["kept"] = before.label()  # two turns deep the switch does not pay: the move stands
+    for key in ("overrode", "overrode_rule", "overrode_value"):
+        summary.pop(key, None)
+    before.notes["search"] = summary
+    return before
 
 
 def check_rule(result: SearchResult, rule: Decision, plan: Decision, world: World) -> Decision:
