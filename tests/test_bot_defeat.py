@@ -6,9 +6,14 @@ import math
 
 import networkx as nx
 
+from randbot.bot.damage import DamageOracle
 from randbot.bot.decision import Deadline
-from randbot.bot.defeat import Planner, fight
+from randbot.bot.defeat import Planner, fight, met_on_entry
+from randbot.bot.field import FieldState
+from randbot.bot.matchup import MatchupEngine
+from randbot.bot.mon import species_mon
 from randbot.bot.phantom import Rates
+from randbot.bot.situation import EnemySlot
 
 
 def figure_33() -> dict[tuple[str, str], Rates]:
@@ -105,3 +110,20 @@ def test_a_close_fight_is_a_chance_node_weighing_both_endings():
     assert abs(value - expected) < 1e-9
     labels = {d["action"] for _, _, d in planner.graph.edges(data=True)}
     assert "x beats a (60%)" in labels and "a beats x (40%)" in labels
+
+
+def test_a_pairing_meets_the_intimidate_of_the_side_that_enters():
+    """Our Intimidate entering against the enemy's active drops its Attack; an enemy build that
+    enters with Intimidate drops our active's; two Pokémon already in meet nothing new."""
+    e = MatchupEngine(DamageOracle(None), FieldState())
+    gyarados = species_mon("gyarados", 80, ("waterfall",), "", "intimidate")
+    garchomp = species_mon("garchomp", 77, ("earthquake",), "", "roughskin")
+    landorus = species_mon("landorustherian", 76, ("earthquake",), "", "intimidate")
+    slot = EnemySlot("p2: Garchomp", None, [(garchomp, 1.0)], [])
+    intimidator = EnemySlot("p2: Landorus", None, [(landorus, 0.8), (garchomp, 0.2)], [])
+
+    ours, enemy = met_on_entry(e, gyarados, True, slot, False)
+    assert ours == gyarados and enemy.builds[0][0].boost("atk") == -1
+    ours, enemy = met_on_entry(e, garchomp, False, intimidator, True)
+    assert ours.boost("atk") == -1 and enemy is intimidator
+    assert met_on_entry(e, gyarados, False, slot, False) == (gyarados, slot)

@@ -64,6 +64,25 @@ def test_a_close_stay_or_switch_is_searched_alone_and_the_switch_that_saves_the_
 
 
 @pytest.mark.integration
+def test_a_switch_the_search_plays_for_a_move_is_checked_two_turns_deep(explain_battle):
+    """Turn 4 (recorded with `randbot evaluate --vs heuristic --seed 11 --save-logs`, battle 493):
+    the plan stays with Moonblast, and the stay and the switches within 0.1 searched alone value
+    Granbull above it by 0.05. Gardevoir's Moonblast is super effective on Goodra-Hisui, which
+    carries Earthquake. One more turn of both sides' strongest moves, the move against the switch
+    alone, no longer shows the switch ahead, so Moonblast is kept."""
+    log = FIXTURES / "switch-into-earthquake-vs-heuristic.log.json"
+    tie = {"search": True, "think_ms": 1, "search_tie_window": 0.1, "search_tie_ms": 2000}
+    one_turn = explain_battle(log, "4", {**tie, "search_switch_rollout": 0})
+    two_turns = explain_battle(log, "4", {**tie, "search_switch_rollout": 1})
+    off = next(line for line in one_turn if " t4 " in line)
+    on = next(line for line in two_turns if " t4 " in line)
+    assert "defeat/search-tie: switch" in off, off
+    assert "switch checked two turns deep" not in off
+    assert "defeat/plan-stay: move moonblast" in on, on
+    assert "switch checked two turns deep: move moonblast" in on and "kept move moonblast" in on
+
+
+@pytest.mark.integration
 def test_a_sure_ko_is_not_a_fake_out_that_a_choice_item_then_holds_its_user_to(explain_battle):
     """Turn 18: a Choice Scarf Ditto, transformed into Pikachu, KOed with Fake Out and was held to
     it; it failed the next turn and Azumarill KOed Ditto. Surf and Volt Tackle KOed too."""

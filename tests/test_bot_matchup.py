@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from randbot.bot.damage import DamageOracle
 from randbot.bot.field import FieldState
 from randbot.bot.matchup import MatchupEngine, hazard_fraction
@@ -382,3 +384,31 @@ def test_a_setup_move_ko_ed_before_it_acts_does_not_count_its_boosts_as_a_faster
         setup = e.duel(drifblim, grafaiai, first="calmmind")
         assert not attack.a_wins and not setup.a_wins
         assert setup.ttk_ab == attack.ttk_ab == 2
+
+
+def test_weak_armor_outruns_a_physical_attacker_from_its_second_turn():
+    """Tauros outspeeds Armarouge and needs two hits, as Armarouge does. Its first Body Slam sets
+    off Weak Armor (-1 Defense, +2 Speed): Armarouge moves first on the second turn and wins."""
+    tauros = mon("tauros", 85, ("bodyslam", "closecombat"), "lifeorb")
+    armarouge = mon(
+        "armarouge", 82, ("armorcannon", "psyshock", "energyball"), "heavydutyboots", "weakarmor"
+    )
+    plain = MatchupEngine(DamageOracle(None), FieldState()).duel(tauros, armarouge, plans=(0,))
+    answered = MatchupEngine(DamageOracle(None), FieldState(), hit_abilities=True).duel(
+        tauros, armarouge, plans=(0,)
+    )
+    assert plain.a_wins and plain.ttk_ab == 2
+    assert not answered.a_wins
+
+
+def test_intimidate_drops_attack_unless_the_ability_blocks_or_answers_it():
+    e = MatchupEngine(DamageOracle(None), FieldState(), stat_abilities=True)
+    plain = mon("garchomp", 77, ("earthquake",), "", "roughskin")
+    assert e.intimidated(plain).boost("atk") == -1
+    assert e.intimidated(mon("metagross", 80, ("meteormash",), "", "clearbody")).boost("atk") == 0
+    assert e.intimidated(replace(plain, item="clearamulet")) == replace(plain, item="clearamulet")
+    defiant = e.intimidated(mon("kingambit", 77, ("kowtowcleave",), "", "defiant"))
+    assert defiant.boost("atk") == 1
+    competitive = e.intimidated(mon("milotic", 84, ("scald",), "", "competitive"))
+    assert (competitive.boost("atk"), competitive.boost("spa")) == (-1, 2)
+    assert e.intimidated(mon("serperior", 80, ("leafstorm",), "", "contrary")).boost("atk") == 1

@@ -90,6 +90,12 @@ class BotConfig:
     # holder's first turn, with what it turns on (Guts, Facade, Quick Feet, Poison Heal).
     hit_boosts: bool = True
     status_orbs: bool = True
+    # Duels apply the stat changes a target's own ability answers a hit with (Weak Armor's -1
+    # Defense and +2 Speed, Stamina, Justified, Rattled, Steam Engine, Water Compaction, Thermal
+    # Exchange); and the plan's pairings, Intimidate where one side enters against the other
+    # (Defiant and Competitive answering it). Each decided a lost battle read at seed 11.
+    hit_abilities: bool = True
+    intimidate: bool = True
     # A status move played in a duel puts its status on the target (sleep for two turns, paralysis,
     # a burn, poison), where the target can take it and the move is at least 70% accurate, and
     # Leech Seed, Strength Sap and Pain Split move HP; off, the duel counts it as a lost turn, so

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import networkx as nx
 
@@ -286,25 +286,46 @@ def pair_rates(engine: MatchupEngine, mon: Mon, slot: EnemySlot) -> Rates:
     return Rates(deal, take, first >= 0.5)
 
 
+def met_on_entry(
+    engine: MatchupEngine, ours: Mon, ours_entering: bool, slot: EnemySlot, enemy_entering: bool
+) -> tuple[Mon, EnemySlot]:
+    """A pairing as its Pokémon meet: one that enters with Intimidate drops the other's Attack.
+    Where both enter (a pairing after faints on both sides) each is taken to meet the other's."""
+    if engine.gen < 3:
+        return ours, slot
+    if ours_entering and ours.ability == "intimidate":
+        slot = replace(slot, builds=[(engine.intimidated(b), w) for b, w in slot.builds])
+    intimidating = sum(w for b, w in slot.builds if b.ability == "intimidate")
+    if enemy_entering and intimidating >= 0.5 * sum(w for _, w in slot.builds):
+        ours = engine.intimidated(ours)
+    return ours, slot
+
+
 def build_planner(t: Tactics, config: BotConfig) -> tuple[Planner, Team, Team]:
     sit = t.sit
     rates: dict[tuple[str, str], Rates] = {}
     fights: dict[tuple[str, str], FightFn] = {}
     can_tera = config.tera and config.planner_tera and sit.battle.can_tera
     for ok, mon in sit.ours.items():
-        current = mon if ok == sit.active_key else t.engine.entering(mon)
+        entering = ok != sit.active_key
+        current = t.engine.entering(mon) if entering else mon
         for ek, slot in sit.enemies.items():
-            rates[(ok, ek)] = pair_rates(t.engine, current, slot)
+            ours_mon, enemy = current, slot
+            if config.intimidate:
+                ours_mon, enemy = met_on_entry(
+                    t.engine, current, entering, slot, slot is not sit.enemy_active
+                )
+            rates[(ok, ek)] = pair_rates(t.engine, ours_mon, enemy)
             if config.planner_engine:
                 fights[(ok, ek)] = engine_fight(
-                    t.engine, current, slot, chance=config.planner_chance
+                    t.engine, ours_mon, enemy, chance=config.planner_chance
                 )
                 if ok == sit.active_key and slot is sit.enemy_active and can_tera:
                     # Tera is spent once: only the fight on the board now may count on it.
                     fights[(ok, ek)] = tera_fight(
                         fights[(ok, ek)],
                         engine_fight(
-                            t.engine, current.with_tera(), slot, chance=config.planner_chance
+                            t.engine, ours_mon.with_tera(), enemy, chance=config.planner_chance
                         ),
                     )
     theirs = [(ek, _q(slot.hp_fraction)) for ek, slot in sit.enemies.items()]

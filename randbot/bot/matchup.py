@@ -174,6 +174,7 @@ class MatchupEngine:
         status_moves: bool = False,
         sleep_blocked: bool = False,
         gen: int = 9,
+        hit_abilities: bool = False,
     ) -> None:
         self.oracle = oracle
         self.field = field
@@ -186,6 +187,8 @@ class MatchupEngine:
         # other side's (so setting up into an Unaware target gains nothing). Off: stages as given.
         self.stat_abilities = stat_abilities
         self.hit_boosts = hit_boosts
+        # A target's ability answers a hit with stat changes (Weak Armor, Stamina, Justified...).
+        self.hit_abilities = hit_abilities
         self.status_orbs = status_orbs
         self.sticky_web = sticky_web
         # A status move (Spore, Thunder Wave, Will-O-Wisp, Toxic) played in a duel puts its status
@@ -210,6 +213,30 @@ class MatchupEngine:
         boosts = list(fresh.boosts)
         boosts[BOOSTABLE.index("spe")] = drop
         return fresh.with_boosts(tuple(boosts))
+
+    def intimidated(self, mon: Mon) -> Mon:
+        """The Pokémon after a foe's Intimidate met it on entry: -1 Attack, unless its ability
+        blocks or turns the drop (Defiant +2 Attack, Competitive +2 Sp. Atk, Contrary and Simple
+        with `stat_abilities`, Rattled and Guard Dog) or a Clear Amulet holds it off."""
+        if mon.ability in _BLOCKS_INTIMIDATE or mon.item == "clearamulet":
+            return mon
+        changes = {"atk": -1}
+        if mon.ability == "guarddog":
+            changes = {"atk": 1}
+        elif self.stat_abilities and mon.ability == "contrary":
+            changes = {"atk": 1}
+        elif self.stat_abilities and mon.ability == "simple":
+            changes = {"atk": -2}
+        raised = _RAISED_BY_DROPS.get(mon.ability)
+        if raised:
+            changes[raised] = changes.get(raised, 0) + 2
+        if mon.ability == "rattled" and self.gen >= 8:
+            changes["spe"] = 1
+        boosts = list(mon.boosts)
+        for stat, n in changes.items():
+            i = BOOSTABLE.index(stat)
+            boosts[i] = max(-6, min(6, boosts[i] + n))
+        return mon.with_boosts(tuple(boosts))
 
     def keys(self, a: Mon, b: Mon, a_ours: bool = True) -> list[tuple]:
         keys = [(a, b, m, self.field, a_ours) for m in a.moves]
@@ -258,6 +285,8 @@ class MatchupEngine:
             if self.hit_boosts and a.ability != "sheerforce":
                 self_boosts += facts.hit_self_boosts
                 target_boosts = _hit_target_boosts(facts.hit_target_boosts, b)
+            if self.hit_abilities:
+                target_boosts += _answered_hit(facts, b, self.gen)
             out.append(
                 Option(
                     move=move_id,
@@ -725,6 +754,19 @@ _ORB_STATUS = {"flameorb": "brn", "toxicorb": "tox"}
 # counted here as kept off), and those that keep off one stat's drops.
 _BLOCKS_HIT_DROPS = {"clearbody", "whitesmoke", "fullmetalbody", "shielddust", "mirrorarmor"}
 _BLOCKS_ITEMS = {"clearamulet", "covertcloak"}
+# Intimidate does nothing to these (Scrappy, Inner Focus, Oblivious and Own Tempo from Gen 8;
+# Mirror Armor sends it back, which is not priced).
+_BLOCKS_INTIMIDATE = {
+    "clearbody",
+    "whitesmoke",
+    "fullmetalbody",
+    "hypercutter",
+    "mirrorarmor",
+    "innerfocus",
+    "oblivious",
+    "owntempo",
+    "scrappy",
+}
 _KEEPS_STAT = {"hypercutter": "atk", "bigpecks": "def"}
 _RAISED_BY_DROPS = {"defiant": "atk", "competitive": "spa"}
 
@@ -741,6 +783,37 @@ def _hit_target_boosts(
     if raised and any(n < 0 for _, n in kept):
         kept += ((raised, 2),)
     return kept
+
+
+# A target's ability that answers a hit with its own stat changes: (types that trigger it, or
+# None for any; "Physical" for physical hits only) -> the changes. Once a use, also for multi-hit
+# moves, which trigger it on every hit.
+_HIT_ANSWERS: dict[str, tuple[frozenset[str] | str | None, tuple[tuple[str, int], ...]]] = {
+    "weakarmor": ("Physical", (("def", -1), ("spe", 2))),
+    "stamina": (None, (("def", 1),)),
+    "justified": (frozenset({"DARK"}), (("atk", 1),)),
+    "rattled": (frozenset({"BUG", "GHOST", "DARK"}), (("spe", 1),)),
+    "steamengine": (frozenset({"FIRE", "WATER"}), (("spe", 6),)),
+    "watercompaction": (frozenset({"WATER"}), (("def", 2),)),
+    "thermalexchange": (frozenset({"FIRE"}), (("atk", 1),)),
+}
+
+
+def _answered_hit(facts: MoveFacts, target: Mon, gen: int) -> tuple[tuple[str, int], ...]:
+    """The stat changes the target's own ability makes when this move hits it (Weak Armor's
+    +2 Speed outruns its attacker from the next turn)."""
+    answer = _HIT_ANSWERS.get(target.ability)
+    if answer is None:
+        return ()
+    trigger, changes = answer
+    if trigger == "Physical":
+        if facts.category != "Physical":
+            return ()
+        if gen < 7:
+            changes = (("def", -1), ("spe", 1))
+    elif trigger is not None and facts.type not in trigger:
+        return ()
+    return changes
 
 
 def _leech_seed(user: _Side, target: _Side) -> None:

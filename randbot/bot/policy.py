@@ -112,6 +112,7 @@ def decide(
         charge_moves=config.charge_moves,
         stat_abilities=config.stat_abilities,
         hit_boosts=config.hit_boosts,
+        hit_abilities=config.hit_abilities,
         status_orbs=config.status_orbs,
         sticky_web=config.sticky_web,
         status_moves=config.status_moves,
