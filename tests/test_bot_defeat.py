@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 import networkx as nx
+import pytest
 
 from randbot.bot.damage import DamageOracle
 from randbot.bot.decision import Deadline
@@ -127,3 +128,14 @@ def test_a_pairing_meets_the_intimidate_of_the_side_that_enters():
     ours, enemy = met_on_entry(e, garchomp, False, intimidator, True)
     assert ours.boost("atk") == -1 and enemy is intimidator
     assert met_on_entry(e, gyarados, False, slot, False) == (gyarados, slot)
+
+
+def test_a_faint_weight_prefers_keeping_a_pokemon_to_the_same_hp_on_fewer():
+    """Two Pokémon at half HP and one at full HP hold the same HP margin; with a weight per
+    Pokémon standing the plan values the two above the one, in a won and in an open battle."""
+    plain = Planner({}, Deadline(5000), max_depth=8)
+    weighted = Planner({}, Deadline(5000), max_depth=8, faint_weight=0.5)
+    two, one = (("a", 0.5), ("b", 0.5)), (("a", 1.0),)
+    for theirs in ((), (("x", 0.5),)):
+        assert plain.leaf(two, theirs) == plain.leaf(one, theirs)
+        assert weighted.leaf(two, theirs) == pytest.approx(weighted.leaf(one, theirs) + 0.5 / 6)

@@ -69,6 +69,10 @@ class BotConfig:
         False  # Defeat: when the plan stays, Discover's rules 2-4 (heal, field, status) first
     )
     # Close fights as chance nodes in the plan tree (expectiminimax): 252 vs 254 of 300, so off.
+    # A plan's leaf counts each Pokémon standing this much beyond its HP (a sixth of the scale per
+    # Pokémon at 1.0): 0 values the HP margin alone, so while the plan sees the battle won a stay
+    # that loses the active for little ties a switch that keeps it.
+    planner_faint_weight: float = 0.0
     planner_chance: bool = False  # pairings fought by the matchup engine (off: per-turn rates only)
     # Two-turn moves (Solar Beam out of sun, Meteor Beam without a Power Herb...) spend a turn
     # charging in duels and never count as a KO this turn; recharge moves cost the next turn.
@@ -192,6 +196,10 @@ class BotConfig:
         if config.search_scope not in ("all", "moves", "attacks"):
             raise RandbotError(
                 f"search_scope must be all, moves or attacks, not {config.search_scope!r}"
+            )
+        if config.planner_faint_weight < 0:
+            raise RandbotError(
+                f"planner_faint_weight must be 0 or more, not {config.planner_faint_weight}"
             )
         if config.search_switch_rollout < 0:
             raise RandbotError(

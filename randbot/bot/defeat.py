@@ -3,8 +3,8 @@
 A node is (our remaining team with HP, theirs with HP, the active pair). A pairing is fought out with the
 matchup engine's per-turn rates (damage each way, speed order) until one faints; the side that lost a
 Pokémon then picks the next (we maximise, they minimise). Leaves score +1/-1 for a won/lost battle plus
-the HP margin. Unseen enemy slots enter as phantoms (the format's average enemy) or are ignored, as
-configured. Alpha-beta with a transposition table keeps it fast; the explored tree is kept as a networkx
+the HP margin (each Pokémon standing counting `planner_faint_weight` more). Unseen enemy slots enter
+as phantoms (the format's average enemy) or are ignored, as configured. Alpha-beta with a transposition table keeps it fast; the explored tree is kept as a networkx
 DiGraph (`Planner.graph`) so a decision can be inspected and drawn.
 """
 
@@ -131,8 +131,12 @@ class Planner:
         deadline: Deadline,
         max_depth: int,
         fights: dict[tuple[str, str], FightFn] | None = None,
+        faint_weight: float = 0.0,
     ) -> None:
         self.rates = rates
+        # A Pokémon standing counts this much beyond its HP in a leaf: while the plan sees the
+        # battle won, losing the active for nothing and keeping it differ by more than its HP.
+        self.faint_weight = faint_weight
         self.fights = fights or {}
         self._fought: dict[tuple, Outcome | None] = {}
         self.deadline = deadline
@@ -143,7 +147,8 @@ class Planner:
 
     # value of a position from our point of view
     def leaf(self, ours: Team, theirs: Team) -> float:
-        margin = (sum(h for _, h in ours) - sum(h for _, h in theirs)) / 6
+        standing = self.faint_weight * (len(ours) - len(theirs))
+        margin = (sum(h for _, h in ours) - sum(h for _, h in theirs) + standing) / 6
         if not theirs:
             return 1.0 + margin
         if not ours:
@@ -337,7 +342,7 @@ def build_planner(t: Tactics, config: BotConfig) -> tuple[Planner, Team, Team]:
             for ok, mon in sit.ours.items():
                 rates[(ok, pk)] = phantom_rates(t.engine, fmt, mon)
     ours = tuple(sorted((k, _q(m.hp_fraction)) for k, m in sit.ours.items()))
-    planner = Planner(rates, t.deadline, config.planner_depth, fights)
+    planner = Planner(rates, t.deadline, config.planner_depth, fights, config.planner_faint_weight)
     return planner, ours, tuple(sorted(theirs))
 
 

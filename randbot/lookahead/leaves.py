@@ -20,7 +20,13 @@ def planner_leaves(t: Tactics, config: BotConfig, budget_ms: float) -> LeafValue
     """A leaf evaluator sharing one planner (and its transposition table) across the leaves; None
     for a leaf past its time budget (its `counts` say how many were valued and cut)."""
     base, _ours, _theirs = build_planner(t, config)
-    planner = Planner(base.rates, Deadline(budget_ms), config.search_leaf_depth, base.fights)
+    planner = Planner(
+        base.rates,
+        Deadline(budget_ms),
+        config.search_leaf_depth,
+        base.fights,
+        config.planner_faint_weight,
+    )
     ours_known = set(t.sit.ours)
     theirs_known = set(t.sit.enemies)
     memo: dict[tuple, float] = {}
