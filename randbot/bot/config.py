@@ -156,7 +156,9 @@ class BotConfig:
     search_tie_ms: float = 150.0
     # A switch the search would play in place of the bot's move is searched again, the move
     # against the switch alone (for search_tie_ms), with this many turns of both sides' strongest
-    # moves after the turn searched; the switch is played only if it still wins (0: off).
+    # moves after the turn searched; the switch is played only if it still wins (0: off). At 1 it
+    # kept the move in a third of those switches and won 460 and 463 of 500 against the
+    # heuristic where the default won 465 and 468 (+11 -16 seed 11, +9 -14 seed 12): off.
     search_switch_rollout: int = 0
     # The enemy's replies played likeliest first, and a world the deadline cut short counted when
     # every choice of ours met replies holding this share of the model rule's mix (0: only
