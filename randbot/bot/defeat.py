@@ -4,8 +4,9 @@ A node is (our remaining team with HP, theirs with HP, the active pair). A pairi
 matchup engine's per-turn rates (damage each way, speed order) until one faints; the side that lost a
 Pokémon then picks the next (we maximise, they minimise). Leaves score +1/-1 for a won/lost battle plus
 the HP margin (each Pokémon standing counting `planner_faint_weight` more). Unseen enemy slots enter
-as phantoms (the format's average enemy) or are ignored, as configured. Alpha-beta with a transposition table keeps it fast; the explored tree is kept as a networkx
-DiGraph (`Planner.graph`) so a decision can be inspected and drawn.
+as phantoms (the format's average enemy) or are ignored, as configured. Alpha-beta with a
+transposition table keeps it fast; the explored tree is kept as a networkx DiGraph
+(`Planner.graph`) so a decision can be inspected and drawn.
 """
 
 from __future__ import annotations
