@@ -299,11 +299,12 @@ def met_on_entry(
     Where both enter (a pairing after faints on both sides) each is taken to meet the other's."""
     if engine.gen < 3:
         return ours, slot
+    if enemy_entering:
+        intimidating = sum(w for b, w in slot.builds if b.ability == "intimidate")
+        if intimidating >= 0.5 * sum(w for _, w in slot.builds):
+            ours = engine.intimidated(ours)
     if ours_entering and ours.ability == "intimidate":
         slot = replace(slot, builds=[(engine.intimidated(b), w) for b, w in slot.builds])
-    intimidating = sum(w for b, w in slot.builds if b.ability == "intimidate")
-    if enemy_entering and intimidating >= 0.5 * sum(w for _, w in slot.builds):
-        ours = engine.intimidated(ours)
     return ours, slot
 
 
