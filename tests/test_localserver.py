@@ -200,3 +200,53 @@ def test_battle_seed_deals_the_same_teams_in_the_same_order(tmp_path):
     assert len(first) == 3
     assert first == again
     assert all(first[n] != other[n] for n in first)
+
+
+def _replay_to_end(input_log: list[str]) -> dict | None:
+    """Where Showdown's own Battle, replaying `input_log`, leads; None if a choice was refused."""
+    import json
+
+    from randbot.lookahead.fidelity import REPLAY_STATES
+    from randbot.nodejs import node_executable
+
+    done = subprocess.run(
+        [node_executable(), str(REPLAY_STATES), "end"],
+        input=json.dumps(input_log),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    return json.loads(done.stdout) if done.returncode == 0 else None
+
+
+def test_dice_per_turn_are_in_the_input_log_and_replay_to_the_same_battle(tmp_path):
+    import json
+    import logging
+
+    from randbot.harness import run_match
+    from randbot.players import make_player
+
+    with LocalShowdown(battle_log_dir=tmp_path, battle_seed="7", turn_dice=True) as server:
+        common = {
+            "server_configuration": server.server_configuration,
+            "log_level": logging.CRITICAL,
+        }
+        player, opponent = make_player("random", **common), make_player("random", **common)
+        assert run_match(player, opponent, 2, progress=False).battles == 2
+        assert server.wait_for_battle_logs(2)
+        logs = [json.loads(path.read_text()) for path in server.battle_logs()]
+    for log in logs:
+        assert ">randbot turndice" in log["inputLog"]
+        # the replay draws each turn's dice as the server did, and ends where the battle ended
+        assert _replay_to_end(log["inputLog"]) == {"turn": log["turns"], "winner": log["winner"]}
+    # with one stream of dice for the whole battle, the same choices lead elsewhere
+    plain = [[line for line in log["inputLog"] if line != ">randbot turndice"] for log in logs]
+    assert any(
+        _replay_to_end(lines) != {"turn": log["turns"], "winner": log["winner"]}
+        for lines, log in zip(plain, logs, strict=True)
+    )
+
+
+def test_dice_per_turn_need_a_battle_seed():
+    with pytest.raises(ServerError, match="need a battle seed"):
+        LocalShowdown(turn_dice=True)
