@@ -119,8 +119,6 @@ class LocalShowdown:
     `battle_log_dir`, when given, receives the server's full battle logs (`*.log.json`, with
     both teams' true sets) under `YYYY-MM/<format>/YYYY-MM-DD/`. `battle_seed`, when given, seeds
     the n-th battle the server creates from (seed, n): same seed, same teams in the same order.
-    With `turn_dice` too, each turn's dice are drawn afresh from the battle's seed and the turn's
-    number (see showdown_config.js): two players that part at one turn meet the same dice after.
     """
 
     def __init__(
@@ -130,7 +128,6 @@ class LocalShowdown:
         ready_timeout: float = 60.0,
         room_expire_seconds: float = 15.0,
         battle_seed: str | int | None = None,
-        turn_dice: bool = False,
     ) -> None:
         self.requested_port = port
         self.port: int | None = None
@@ -138,9 +135,6 @@ class LocalShowdown:
         self.ready_timeout = ready_timeout
         self.room_expire_seconds = room_expire_seconds
         self.battle_seed = None if battle_seed is None else str(battle_seed)
-        if turn_dice and battle_seed is None:
-            raise ServerError("dice per turn need a battle seed")
-        self.turn_dice = turn_dice
         self.process: subprocess.Popen | None = None
         self._output: collections.deque[str] = collections.deque(maxlen=40)
         self._scratch: tempfile.TemporaryDirectory | None = None
@@ -177,10 +171,6 @@ class LocalShowdown:
             env["RANDBOT_SHOWDOWN_BATTLE_SEED"] = self.battle_seed
         else:
             env.pop("RANDBOT_SHOWDOWN_BATTLE_SEED", None)
-        if self.turn_dice:
-            env["RANDBOT_SHOWDOWN_TURN_DICE"] = "1"
-        else:
-            env.pop("RANDBOT_SHOWDOWN_TURN_DICE", None)
         self.port = port
         self.process = subprocess.Popen(
             [node, "pokemon-showdown", "start", "--skip-build", "--no-security", str(port)],

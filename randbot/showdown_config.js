@@ -69,23 +69,6 @@ if (process.env.RANDBOT_SHOWDOWN_BATTLE_SEED) {
 		};
 	};
 	setTimeout(install, 0);
-	// Dice per turn (`randbot evaluate --turn-dice`): at the start of each turn the battle's dice
-	// are drawn afresh from its seed and the turn's number. Two versions of a player that part at
-	// one turn then still meet the same dice at the turns after (only the calls made within a turn
-	// can differ); with one stream for the whole battle, a single different choice rolls every
-	// later die anew. The input log says so, for a replay (randbot/lookahead/replay_states.js).
-	if (process.env.RANDBOT_SHOWDOWN_TURN_DICE) {
-		const endTurn = Battle.prototype.endTurn; // the turn's count goes up, its request goes out
-		Battle.prototype.endTurn = function (...args) {
-			const result = endTurn.apply(this, args);
-			if (!this.randbotTurnDice) {
-				this.randbotTurnDice = true;
-				this.inputLog.push('>randbot turndice');
-			}
-			this.prng.setSeed(seedOf(`${this.prngSeed}:turn:${this.turn}`));
-			return result;
-		};
-	}
 	exports.commands = {
 		randbotseed(target) {
 			const [key, after = '0'] = target.trim().split(/\s+/);

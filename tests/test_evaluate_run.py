@@ -186,10 +186,6 @@ def test_an_outside_bot_is_challenged_and_recorded(showdown, tmp_path: Path) -> 
             ["--players", "random,maxpower", "--save-logs", "logs", "--server", "ws://127.0.0.1:9"],
             "--save-logs needs the embedded servers",
         ),
-        (
-            ["--players", "random,maxpower", "--turn-dice", "--server", "ws://127.0.0.1:9"],
-            "--turn-dice needs the embedded servers",
-        ),
     ],
 )
 def test_bad_input_is_one_line(args: list[str], message: str) -> None:
@@ -269,30 +265,3 @@ def test_compare_runs_pairs_two_evaluations_of_the_same_seed(tmp_path: Path) -> 
     compared = json.loads(result.stdout)
     assert compared["paired_battles"] == 4
     assert set(compared["wins"]) == {"maxpower", "babybot"}
-
-
-def test_turn_dice_reach_the_server_and_are_paired_only_with_turn_dice(tmp_path: Path) -> None:
-    for name, extra in (
-        ("plain", []),
-        ("dice", ["--turn-dice", "--save-logs", str(tmp_path / "logs")]),
-    ):
-        done = subprocess.run(
-            evaluate("--players", "maxpower", "--vs", "random", "--battles", "2", "--chunk", "2",
-                     "--servers", "1", "--concurrency", "2", "--seed", "5",
-                     "--out", str(tmp_path / name), *extra),
-            capture_output=True, text=True, timeout=300,
-        )  # fmt: skip
-        assert done.returncode == 0, done.stderr[-2000:]
-    config = json.loads((tmp_path / "dice" / "battles.jsonl").read_text().splitlines()[0])
-    assert config["turn_dice"] is True
-    logs = sorted((tmp_path / "logs").rglob("*.log.json"))
-    assert len(logs) == 2
-    assert all(">randbot turndice" in json.loads(p.read_text())["inputLog"] for p in logs)
-    result = subprocess.run(
-        evaluate("--compare-runs", str(tmp_path / "plain"), str(tmp_path / "dice"), "--vs", "random"),
-        capture_output=True, text=True, timeout=60,
-    )  # fmt: skip
-    assert result.returncode != 0
-    assert result.stderr.strip().endswith(
-        "one run drew its dice per turn (--turn-dice) and the other did not"
-    )

@@ -119,13 +119,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "every pair gets the same teams in every run with this seed (default: random, recorded)",
     )
     parser.add_argument(
-        "--turn-dice",
-        action="store_true",
-        help="our embedded servers draw each turn's dice afresh from the battle's seed and the turn:"
-        " two versions of a player that part at one turn still meet the same dice after it, so"
-        " paired runs differ less by luck (pair only runs that both used it)",
-    )
-    parser.add_argument(
         "--server",
         metavar="URL",
         help="use this server (e.g. from `randbot server`) instead of starting them",
@@ -183,8 +176,6 @@ def _validate(args: argparse.Namespace) -> tuple[list[str], str]:
         raise RandbotError("--decision-logs writes on this machine: not with --ray")
     if args.save_logs and (args.server or args.ray):
         raise RandbotError("--save-logs needs the embedded servers: not with --server or --ray")
-    if args.turn_dice and args.server:
-        raise RandbotError("--turn-dice needs the embedded servers: not with --server")
     if args.out and Path(args.out).exists() and not Path(args.out).is_dir():
         raise RandbotError(f"--out {args.out} is a file, not a directory for the results")
     if args.ray:
@@ -290,12 +281,10 @@ def compare_runs(args: argparse.Namespace) -> int:
                    for k in ("player", "opponent")} - {args.vs}  # fmt: skip
         if len(players) != 1:
             raise RandbotError(f"{folder} is not one player against {args.vs}")
-        runs.append((events, players.pop(), events[0].get("seed"), events[0].get("turn_dice")))
-    (events_a, a, seed_a, dice_a), (events_b, b, seed_b, dice_b) = runs
+        runs.append((events, players.pop(), events[0].get("seed")))
+    (events_a, a, seed_a), (events_b, b, seed_b) = runs
     if seed_a != seed_b:
         raise RandbotError(f"the runs were dealt different teams (seeds {seed_a} and {seed_b})")
-    if bool(dice_a) != bool(dice_b):
-        raise RandbotError("one run drew its dice per turn (--turn-dice) and the other did not")
     label_a, label_b = (
         (a, b) if a != b else (f"{a} ({args.compare_runs[0]})", f"{b} ({args.compare_runs[1]})")
     )
@@ -385,7 +374,7 @@ def _run(args: argparse.Namespace, players: list[str], battle_format: str) -> in
         "players": roster, "vs": args.vs, "externals": [to_id(e) for e in args.external],
         "format": battle_format, "chunk": args.chunk, "battles": args.battles, "seed": seed,
         "servers": args.servers, "concurrency": args.concurrency, "think_ms": args.think_ms,
-        "turn_dice": args.turn_dice, "bot_configs": args.bot_configs or None,
+        "bot_configs": args.bot_configs or None,
         "ray": args.ray,
         "command": "randbot evaluate " + " ".join(shlex.quote(a) for a in sys.argv[2:]) if sys.argv[1:2] == ["evaluate"] else None,
         "versions": _versions(),
@@ -420,7 +409,6 @@ def _run(args: argparse.Namespace, players: list[str], battle_format: str) -> in
         bot_overrides=think_overrides(config.get("think_ms")), bot_configs=config.get("bot_configs"),
         decision_log_dir=out / "decisions" if args.decision_logs else None,
         battle_log_dir=Path(args.save_logs).resolve() if args.save_logs else None,
-        turn_dice=bool(config.get("turn_dice")),
     )  # fmt: skip
     bar = tqdm(
         total=total,

@@ -46,7 +46,6 @@ class PoolSettings:
     bot_configs: dict[str, dict[str, Any]] | None = None  # named randbot players (--bot-config)
     decision_log_dir: Path | None = None  # each worker's randbot decisions, one JSON line each
     battle_log_dir: Path | None = None  # each worker's server logs, in a folder of its own
-    turn_dice: bool = False  # our own servers draw each turn's dice afresh from seed and turn
 
     @property
     def silence_limit(self) -> float:
@@ -70,8 +69,6 @@ def worker_command(settings: PoolSettings) -> list[str]:
         command += ["--server", settings.server_url]
     else:
         command += ["--battle-seed", str(settings.seed)]
-        if settings.turn_dice:
-            command.append("--turn-dice")
     return command
 
 

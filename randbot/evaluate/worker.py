@@ -189,9 +189,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--stall-seconds", type=float, default=120.0)
     parser.add_argument("--server", help="websocket URL to use instead of starting a server")
     parser.add_argument("--battle-seed", help="seed our own server's teams (per job, see above)")
-    parser.add_argument(
-        "--turn-dice", action="store_true", help="our own server draws each turn's dice afresh"
-    )
     parser.add_argument("--bot-overrides", help="JSON settings for every randbot player")
     parser.add_argument("--bot-configs", help="JSON {name: settings} of configured randbot players")
     parser.add_argument(
@@ -216,11 +213,7 @@ def main(argv: list[str] | None = None) -> int:
             url = args.server
         else:
             server = stack.enter_context(
-                LocalShowdown(
-                    battle_seed=args.battle_seed,
-                    battle_log_dir=args.battle_log_dir,
-                    turn_dice=args.turn_dice and args.battle_seed is not None,
-                )
+                LocalShowdown(battle_seed=args.battle_seed, battle_log_dir=args.battle_log_dir)
             )
             stack.callback(stopping.set)  # unwinds first: the server's coming stop is no crash
             url = server.websocket_url
