@@ -2,8 +2,8 @@
 
     python scripts/draw_losses.py --vs heuristic OUT_1 OUT_2 ... [--json]
 
-Each OUT is a finished `randbot evaluate` folder of one randbot player against `--vs`, all with
-the same `--seed` and `--battles`. A draw lost by every run is a team the bot cannot win with (or a
+Each OUT is a finished `randbot evaluate` folder of one randbot player against `--vs` (or one
+kept under results/, its log gzipped), all with the same `--seed` and `--battles`. A draw lost by every run is a team the bot cannot win with (or a
 mistake every version makes); a draw lost by a few runs only is decided by the dice or by a
 decision that differs between versions. The spread of the runs' win counts is what two versions
 of the bot may differ by with nothing changed but luck.
@@ -12,6 +12,7 @@ of the bot may differ by with nothing changed but luck.
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import statistics
 import sys
@@ -25,7 +26,12 @@ from randbot.evaluate.resultlog import ResultLog
 
 def load(folder: Path, vs: str) -> tuple[int | None, dict[tuple[str, int], bool]]:
     """The run's seed and (chunk, draw) -> won, for its one player against `vs`."""
-    events = ResultLog(folder / "battles.jsonl").read()
+    packed = folder / "battles.jsonl.gz"  # a run kept under results/
+    if packed.exists() and not (folder / "battles.jsonl").exists():
+        with gzip.open(packed, "rt") as handle:
+            events = [json.loads(line) for line in handle if line.strip()]
+    else:
+        events = ResultLog(folder / "battles.jsonl").read()
     if not events:
         raise RandbotError(f"no evaluation log in {folder}")
     players = {e.get(k) for e in events if e.get("event") == "battle"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 import subprocess
 import sys
@@ -26,8 +27,11 @@ def _run(folder: Path, wins: list[bool], seed: int = 11) -> Path:
 
 
 def test_counts_the_draws_each_run_lost(tmp_path: Path) -> None:
+    packed = _run(tmp_path / "a", [False, False, True, True]) / "battles.jsonl"
+    (packed.parent / "battles.jsonl.gz").write_bytes(gzip.compress(packed.read_bytes()))
+    packed.unlink()  # as kept under results/
     runs = [
-        _run(tmp_path / "a", [False, False, True, True]),
+        packed.parent,
         _run(tmp_path / "b", [False, True, True, True]),
         _run(tmp_path / "c", [False, True, False, True]),
     ]

@@ -123,7 +123,9 @@ class BotConfig:
     # for one turn, in `search_worlds` determinised worlds, within `think_ms`; the bot's own choice
     # stands unless the search's best beats it by more than `search_margin`. On by default at 50 ms
     # with the model rule: paired against the bot without it on 500 draws against the heuristic,
-    # +19 -8 (seed 11, `play`) and +21 -9 (seed 11, `evaluate`); see docs/results.md.
+    # +19 -8 (seed 11, `play`) and +21 -9 (seed 11, `evaluate`); see docs/results.md. No longer
+    # think time has measured stronger: at 400 ms, where the search values nearly every decision
+    # and replaces a third of the bot's choices, 922 of 1,000 draws where 50 ms won 930.
     search: bool = True
     think_ms: float = 50.0
     search_worlds: int = 3
