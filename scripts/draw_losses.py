@@ -3,9 +3,9 @@
     python scripts/draw_losses.py --vs heuristic OUT_1 OUT_2 ... [--json]
 
 Each OUT is a finished `randbot evaluate` folder of one randbot player against `--vs` (or one
-kept under results/, its log gzipped), all with the same `--seed` and `--battles`. A draw lost by every run is a team the bot cannot win with (or a
-mistake every version makes); a draw lost by a few runs only is decided by the dice or by a
-decision that differs between versions. The spread of the runs' win counts is what two versions
+kept under results/, its log gzipped), all with the same `--seed` and `--battles`. A draw lost
+by every run is a team the bot cannot win with (or a mistake every version makes); a draw lost by
+a few runs only is decided by the dice or by a decision that differs between versions. The spread of the runs' win counts is what two versions
 of the bot may differ by with nothing changed but luck.
 """
 
@@ -32,13 +32,8 @@ def load(folder: Path, vs: str) -> tuple[int | None, dict[tuple[str, int], bool]
             events = [json.loads(line) for line in handle if line.strip()]
     else:
         events = ResultLog(folder / "battles.jsonl").read()
-    if not events:
-        raise RandbotError(f"no evaluation log in {folder}")
-    players = {e.get(k) for e in events if e.get("event") == "battle"
-               for k in ("player", "opponent")} - {vs}  # fmt: skip
-    if len(players) != 1:
-        raise RandbotError(f"{folder} is not one player against {vs}")
-    return events[0].get("seed"), paired.outcomes(events, players.pop(), vs)
+    player = paired.lone_player(events, vs, str(folder))
+    return events[0].get("seed"), paired.outcomes(events, player, vs)
 
 
 def summarise(runs: dict[str, dict[tuple[str, int], bool]]) -> dict:

@@ -275,13 +275,8 @@ def compare_runs(args: argparse.Namespace) -> int:
     runs = []
     for folder in map(Path, args.compare_runs):
         events = ResultLog(folder / "battles.jsonl").read()
-        if not events:
-            raise RandbotError(f"no evaluation log in {folder}")
-        players = {e.get(k) for e in events if e.get("event") == "battle"
-                   for k in ("player", "opponent")} - {args.vs}  # fmt: skip
-        if len(players) != 1:
-            raise RandbotError(f"{folder} is not one player against {args.vs}")
-        runs.append((events, players.pop(), events[0].get("seed")))
+        player = paired.lone_player(events, args.vs, str(folder))
+        runs.append((events, player, events[0].get("seed")))
     (events_a, a, seed_a), (events_b, b, seed_b) = runs
     if seed_a != seed_b:
         raise RandbotError(f"the runs were dealt different teams (seeds {seed_a} and {seed_b})")

@@ -14,6 +14,7 @@ import re
 from collections import defaultdict
 from typing import Any
 
+from randbot.errors import RandbotError
 from randbot.stats import wilson_interval
 
 
@@ -24,6 +25,17 @@ def _room_number(tag: str) -> int:
 
 def _chunk(job_id: str) -> str:
     return job_id.rsplit("~", 1)[-1]
+
+
+def lone_player(events: list[dict[str, Any]], vs: str, where: str) -> str:
+    """The one player of an evaluation log (read from `where`) that played only against `vs`."""
+    if not events:
+        raise RandbotError(f"no evaluation log in {where}")
+    players = {e.get(k) for e in events if e.get("event") == "battle"
+               for k in ("player", "opponent")} - {vs}  # fmt: skip
+    if len(players) != 1:
+        raise RandbotError(f"{where} is not one player against {vs}")
+    return players.pop()
 
 
 def outcomes(events: list[dict[str, Any]], player: str, vs: str) -> dict[tuple[str, int], bool]:
