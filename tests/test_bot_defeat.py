@@ -6,15 +6,18 @@ import math
 
 import networkx as nx
 import pytest
+from poke_env.battle import Pokemon
 
+from randbot.bot.config import BotConfig
 from randbot.bot.damage import DamageOracle
 from randbot.bot.decision import Deadline
-from randbot.bot.defeat import Planner, fight, met_on_entry
+from randbot.bot.defeat import Planner, fight, met_on_entry, tera_by_plan
 from randbot.bot.field import FieldState
 from randbot.bot.matchup import MatchupEngine
-from randbot.bot.mon import species_mon
+from randbot.bot.mon import Mon, species_mon
 from randbot.bot.phantom import Rates
-from randbot.bot.situation import EnemySlot
+from randbot.bot.situation import EnemySlot, Situation
+from randbot.bot.tactics import Tactics
 
 
 def figure_33() -> dict[tuple[str, str], Rates]:
@@ -139,3 +142,42 @@ def test_a_faint_weight_prefers_keeping_a_pokemon_to_the_same_hp_on_fewer():
     for theirs in ((), (("x", 0.5),)):
         assert plain.leaf(two, theirs) == plain.leaf(one, theirs)
         assert weighted.leaf(two, theirs) == pytest.approx(weighted.leaf(one, theirs) + 0.5 / 6)
+
+
+def _tera_situation(enemies: dict[str, Mon], tera_type: str) -> Tactics:
+    """Our Dragonite on the board (tera `tera_type`), one bench Pokémon, the enemies given (the
+    first is active)."""
+    field = FieldState()
+    dragonite = species_mon("dragonite", 80, ("extremespeed", "earthquake"), "", "", tera_type)
+    bench = species_mon("blissey", 80, ("seismictoss",), "", "naturalcure")
+    slots = {}
+    for key, mon in enemies.items():
+        poke = Pokemon(gen=9, species=mon.species)
+        poke.set_hp("100/100")
+        slots[key] = EnemySlot(key, poke, [(mon, 1.0)], [])
+    active_slot = next(iter(slots.values()))
+    ours = {"p1: Dragonite": dragonite, "p1: Blissey": bench}
+    sit = Situation(None, field, dragonite, "p1: Dragonite", ours, slots, active_slot, 0)
+    engine = MatchupEngine(DamageOracle(None), field)
+    return Tactics(engine, sit, BotConfig(), Deadline(1000.0))
+
+
+def test_the_plan_sees_a_tera_in_every_pairing_the_active_has_left():
+    """Tera Normal loses Dragonite the Flying type that resists Close Combat: with a Machamp
+    still to come, staying in terastallized plans worse than without tera; against a Zapdos to
+    come, tera Ground (immune to its Thunderbolt) plans better."""
+    chansey = species_mon("chansey", 80, ("seismictoss",), "eviolite", "naturalcure")
+    machamp = species_mon("machamp", 80, ("closecombat",), "", "noguard")
+    plans = tera_by_plan(
+        _tera_situation({"p2: Chansey": chansey, "p2: Machamp": machamp}, "NORMAL"),
+        BotConfig(),
+        "p2: Chansey",
+    )
+    assert plans["tera"] < plans["plain"], plans
+    zapdos = species_mon("zapdos", 80, ("thunderbolt",), "", "static")
+    plans = tera_by_plan(
+        _tera_situation({"p2: Chansey": chansey, "p2: Zapdos": zapdos}, "GROUND"),
+        BotConfig(),
+        "p2: Chansey",
+    )
+    assert plans["tera"] > plans["plain"], plans

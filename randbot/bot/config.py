@@ -65,6 +65,10 @@ class BotConfig:
     choice_lock: bool = True
     # The plan's current pairing may be fought terastallized (tera was otherwise only a move choice).
     planner_tera: bool = True
+    # Where the duel would terastallize, the plan is asked too: staying in terastallized now, in
+    # every pairing the active has left, against no tera; tera is held where it plans worse (a
+    # tera that wins this duel can add a weakness the enemy's next Pokémon hits).
+    tera_by_plan: bool = False
     stay_rules: bool = (
         False  # Defeat: when the plan stays, Discover's rules 2-4 (heal, field, status) first
     )

@@ -25,7 +25,7 @@ from randbot.bot.mon import Mon
 from randbot.bot.phantom import Rates, phantom_rates
 from randbot.bot.pydamage import speed
 from randbot.bot.situation import EnemySlot
-from randbot.bot.tactics import Tactics
+from randbot.bot.tactics import Tactics, move_key
 
 HP_STEP = 0.05  # HP is bucketed so transpositions meet
 GRAPH_NODE_CAP = 300  # nodes kept in the inspectable graph
@@ -40,6 +40,7 @@ FEED_MARGIN = 0.1  # a switch this close to the stay's value is taken instead of
 FEED_ENTRY_COST = 0.5  # ... if it takes less than this share of its HP coming in
 # planner_chance: fights won with a probability inside (0.2, 0.8) branch both ways.
 CLOSE_FIGHT = 0.2
+TERA_PLAN_MS = 40.0  # each of the two plans tera_by_plan compares
 
 Team = tuple[tuple[str, float], ...]  # sorted (key, hp fraction)
 
@@ -308,14 +309,20 @@ def met_on_entry(
     return ours, slot
 
 
-def build_planner(t: Tactics, config: BotConfig) -> tuple[Planner, Team, Team]:
+def build_planner(
+    t: Tactics, config: BotConfig, active_tera: bool | None = None, deadline: Deadline | None = None
+) -> tuple[Planner, Team, Team]:
+    """The plan's tree. `active_tera` None: the pairing on the board may be fought terastallized
+    where that flips it; False: no tera; True: the active terastallized now, in every pairing."""
     sit = t.sit
     rates: dict[tuple[str, str], Rates] = {}
     fights: dict[tuple[str, str], FightFn] = {}
-    can_tera = config.tera and config.planner_tera and sit.battle.can_tera
+    can_tera = active_tera is None and config.tera and config.planner_tera and sit.battle.can_tera
     for ok, mon in sit.ours.items():
         entering = ok != sit.active_key
         current = t.engine.entering(mon) if entering else mon
+        if active_tera and not entering:
+            current = current.with_tera()
         for ek, slot in sit.enemies.items():
             ours_mon, enemy = current, slot
             if config.intimidate:
@@ -344,8 +351,38 @@ def build_planner(t: Tactics, config: BotConfig) -> tuple[Planner, Team, Team]:
             for ok, mon in sit.ours.items():
                 rates[(ok, pk)] = phantom_rates(t.engine, fmt, mon)
     ours = tuple(sorted((k, _q(m.hp_fraction)) for k, m in sit.ours.items()))
-    planner = Planner(rates, t.deadline, config.planner_depth, fights, config.planner_faint_weight)
+    planner = Planner(
+        rates, deadline or t.deadline, config.planner_depth, fights, config.planner_faint_weight
+    )
     return planner, ours, tuple(sorted(theirs))
+
+
+def tera_by_plan(t: Tactics, config: BotConfig, enemy_key: str | None) -> dict[str, float] | None:
+    """The plan's value of staying in with the active terastallized now, in every pairing it has
+    left, and without tera: a tera that wins this duel can add a weakness the enemy's next
+    Pokémon hits, which the duel cannot see. None where the active is not ours to plan."""
+    active_key = t.sit.active_key
+    if active_key is None:
+        return None
+    values = {}
+    for label, tera in (("plain", False), ("tera", True)):
+        planner, ours, theirs = build_planner(t, config, tera, Deadline(TERA_PLAN_MS))
+
+        def stay(depth: int, planner=planner, ours=ours, theirs=theirs) -> float:
+            return planner.search(
+                ours,
+                theirs,
+                active_key,
+                enemy_key,
+                max(depth, 1),
+                -math.inf,
+                math.inf,
+                None,
+                "stay",
+            )
+
+        values[label] = _iterative(planner, [("stay", stay)])[0][1]
+    return values
 
 
 def _iterative(
@@ -457,6 +494,13 @@ def defeat(t: Tactics, config: BotConfig, forced: bool) -> Decision:
                 "move", move, "defeat", f"plan-stay/{rule}", candidates=scored, notes=notes
             )
         best, evals = t.best_move(allow_tera=config.tera and battle.can_tera)
+        if best.tera and config.tera_by_plan:
+            plans = tera_by_plan(t, config, enemy_key)
+            if plans is not None:
+                notes["tera_plan"] = {k: round(v, 3) for k, v in plans.items()}
+                if plans["tera"] < plans["plain"]:
+                    best = max((e for e in evals if not e.tera), key=move_key, default=best)
+                    notes["tera_plan"]["held"] = True
         cands = scored + [(e.label, e.value) for e in evals]
         return Decision(
             "move", best.move, "defeat", "plan-stay", tera=best.tera, candidates=cands, notes=notes

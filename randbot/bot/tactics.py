@@ -143,11 +143,11 @@ class Tactics:
         if self.config.skip_futile:
             evals = self._without_futile(evals)
         plain = [e for e in evals if not e.tera]
-        best_plain = max(plain, key=_move_key)
+        best_plain = max(plain, key=move_key)
         best = best_plain
         teras = [e for e in evals if e.tera]
         if teras:
-            best_tera = max(teras, key=_move_key)
+            best_tera = max(teras, key=move_key)
             if self.tera_worth_it(best_plain, best_tera):
                 best = best_tera
         return best, evals
@@ -348,7 +348,7 @@ def bounce_chance(builds: list[tuple[Mon, float]]) -> float:
     return sum(w for b, w in builds if b.ability == "magicbounce")
 
 
-def _move_key(e: MoveEval) -> tuple:
+def move_key(e: MoveEval) -> tuple:
     # Ties (e.g. every move loses the same way) go to the move that leaves the enemy lowest, then
     # to the one that hurts most now, then to one that does something: an attack into an immunity
     # does not (an Earthquake into a Levitate Flygon four turns running, where Toxic was an option).
