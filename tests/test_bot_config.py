@@ -26,6 +26,15 @@ def test_overrides_and_unknown_keys(tmp_path):
         BotConfig.from_file(path)
 
 
+@pytest.mark.parametrize(
+    "bad",
+    [{"search_switch_share": 1.0}, {"search_switch_share": -0.1}, {"think_ms": 0}],
+)
+def test_out_of_range_settings_are_refused_in_one_line(bad):
+    with pytest.raises(RandbotError, match=f"{next(iter(bad))} must be"):
+        BotConfig().with_overrides(bad)
+
+
 @pytest.mark.parametrize("name", sorted(VARIANTS))
 def test_every_variant_is_in_the_registry(name):
     from randbot.bot.player import RandBot

@@ -85,6 +85,24 @@ def test_search_scores_every_pair_of_choices(worker: SimWorker) -> None:
         assert lo - 1e-9 <= value <= max(v for v in row if v is not None) + 1e-9
 
 
+@pytest.mark.parametrize("share", [0.0, 0.15, 0.5])
+def test_the_model_gives_the_enemys_switches_the_share_asked(
+    worker: SimWorker, share: float
+) -> None:
+    world = worker.request(
+        "search",
+        worlds=[{"spec": _spec()}],
+        samples=1,
+        deadline_ms=5000,
+        max_turns=1,
+        switch_share=share,
+    )["worlds"][0]
+    switches = [b for b, c in enumerate(world["theirs"]) if c.startswith("switch")]
+    assert switches and len(switches) < len(world["theirs"])
+    assert sum(world["model_mix"][b] for b in switches) == pytest.approx(share)
+    assert sum(world["model_mix"]) == pytest.approx(1.0)
+
+
 def test_an_illegal_choice_is_dropped_not_fatal(worker: SimWorker) -> None:
     ours = ["move notamove", "switch 2"]
     answer = worker.request(

@@ -178,6 +178,8 @@ class BotConfig:
     # more: 467 vs 461 (+27 -21, seed 11) and 455 vs 465 (+25 -35, seed 12) of 500 against the
     # heuristic, so it is off.
     search_coverage: float = 0.0
+    # The share of the enemy's choice the model rule gives its switches, spread evenly over them.
+    search_switch_share: float = 0.15
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -225,6 +227,10 @@ class BotConfig:
         if not 0 <= config.search_coverage <= 1:
             raise RandbotError(
                 f"search_coverage must be between 0 and 1, not {config.search_coverage}"
+            )
+        if not 0 <= config.search_switch_share < 1:
+            raise RandbotError(
+                f"search_switch_share must be from 0 up to 1, not {config.search_switch_share}"
             )
         if config.think_ms <= 0:
             raise RandbotError(f"think_ms must be positive, not {config.think_ms}")

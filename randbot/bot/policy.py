@@ -202,6 +202,7 @@ def _start_search(
         tie_ms=config.search_tie_ms,
         switch_rollout=config.search_switch_rollout,
         coverage=config.search_coverage,
+        switch_share=config.search_switch_share,
     )
     try:
         return lookahead.start(sit, settings, last_moves, allow_tera=config.tera)

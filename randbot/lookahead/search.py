@@ -77,6 +77,8 @@ class SearchSettings:
     # moves after it, and played only if it still wins by the margin (0: off). One turn sees the
     # hit a switch-in takes, not that it is then KOed before it moves.
     switch_rollout: int = 0
+    # The share of the enemy's choice the model rule gives its switches (spread evenly over them).
+    switch_share: float = 0.15
 
 
 @dataclass
@@ -135,6 +137,7 @@ def _submit(worlds: list[World], ours: list[str], settings: SearchSettings, seed
         leaves=settings.leaves,
         luck=settings.luck,
         by_reply=settings.coverage > 0,
+        switch_share=settings.switch_share,
     )
     return Pending(rid, worlds, ours, time.perf_counter(), settings, seed)
 

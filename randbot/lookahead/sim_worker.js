@@ -562,10 +562,11 @@ function legalChoices(battle, sideId, tera) {
 const RM_ITERATIONS = 3000;
 
 // The enemy as a damage-minded player: each move weighted by the square of its damage guess
-// against our active (status moves by a fifth of the best), SWITCH_SHARE for its switches.
+// against our active (status moves by a fifth of the best), `switchShare` (the request's
+// switch_share, else SWITCH_SHARE) for its switches.
 const SWITCH_SHARE = 0.15;
 
-function predictedMix(battle, theirs) {
+function predictedMix(battle, theirs, switchShare = SWITCH_SHARE) {
   const mon = battle.p2.active[0];
   const foe = battle.p1.active[0];
   const guesses = theirs.map((c) => (c.startsWith('move ') ? damageGuess(mon, foe, c.split(' ')[1]) : null));
@@ -573,8 +574,8 @@ function predictedMix(battle, theirs) {
   const weights = guesses.map((g) => (g === null ? 0 : Math.max(g, best / 5) ** 2));
   const moveTotal = weights.reduce((x, y) => x + y, 0) || 1;
   const switches = theirs.filter((c) => c.startsWith('switch')).length;
-  const moveShare = switches ? 1 - SWITCH_SHARE : 1;
-  return theirs.map((c, b) => (c.startsWith('switch') ? SWITCH_SHARE / switches : (moveShare * weights[b]) / moveTotal));
+  const moveShare = switches ? 1 - switchShare : 1;
+  return theirs.map((c, b) => (c.startsWith('switch') ? switchShare / switches : (moveShare * weights[b]) / moveTotal));
 }
 
 function expected(matrix, mix) {
@@ -665,7 +666,7 @@ function search(req) {
       rootJSON = JSON.stringify(battle.toJSON());
       ours = req.ours && req.ours.length ? req.ours : legalChoices(battle, 'p1', true);
       theirs = world.theirs && world.theirs.length ? world.theirs : legalChoices(battle, 'p2', !!world.enemy_tera);
-      modelMix = predictedMix(battle, theirs);
+      modelMix = predictedMix(battle, theirs, req.switch_share ?? SWITCH_SHARE);
     } catch (err) {
       throw explained(err, battle, 'serialising the built battle and listing its choices');
     }
