@@ -180,6 +180,9 @@ class BotConfig:
     search_coverage: float = 0.0
     # The share of the enemy's choice the model rule gives its switches, spread evenly over them.
     search_switch_share: float = 0.15
+    # Above 0, that share is learnt in each battle: search_switch_share counts as this many turns'
+    # worth of evidence beside the enemy's own turns and switches by choice so far.
+    search_switch_prior_turns: float = 0.0
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -231,6 +234,11 @@ class BotConfig:
         if not 0 <= config.search_switch_share < 1:
             raise RandbotError(
                 f"search_switch_share must be from 0 up to 1, not {config.search_switch_share}"
+            )
+        if config.search_switch_prior_turns < 0:
+            raise RandbotError(
+                "search_switch_prior_turns must be 0 or more, "
+                f"not {config.search_switch_prior_turns}"
             )
         if config.think_ms <= 0:
             raise RandbotError(f"think_ms must be positive, not {config.think_ms}")
