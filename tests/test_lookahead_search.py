@@ -228,6 +228,17 @@ def test_a_discover_rule_the_search_shows_to_lose_gives_way_to_the_plan() -> Non
     assert note["rule_value"] == pytest.approx(0.1) and "loses" in note["why"]
 
 
+def test_a_discover_rule_must_beat_the_plan_by_the_margin_asked() -> None:
+    from randbot.lookahead.search import check_rule
+
+    result = combine(_answer([[0]] * 3, [[0]] * 3, [0.1, 0.13, None], [0.1, 0.13, None]), "nash")
+    played = check_rule(result, _rule("psychic"), _decision("moonblast"), WORLD, margin=0.02)
+    assert (played.phase, played.target) == ("discover", "psychic")
+    held = check_rule(result, _rule("psychic"), _decision("moonblast"), WORLD, margin=0.05)
+    assert (held.phase, held.target) == ("defeat", "moonblast")
+    assert "less than 0.05 above" in held.notes["discover"]["why"]
+
+
 def test_a_discover_rule_the_search_could_not_value_gives_way_to_the_plan() -> None:
     from randbot.lookahead.search import check_rule
 

@@ -22,6 +22,8 @@ class BotConfig:
     # Discover so checked: 452 of 500 against the heuristic, the default without Discover 459
     # (+8 -15, seed 11); with the search only overriding the rules: 441; no search: 424.
     discover_checked: bool = True
+    # ... and played only where the search values it at least this much above the plan's choice.
+    discover_margin: float = 0.0
     defeat: bool = True  # the Defeat phase's minimax planner (figure 3.3)
     inference: bool = (
         True  # the inference tracker's posterior; off = species prior narrowed by reveals
@@ -235,6 +237,8 @@ class BotConfig:
             raise RandbotError(
                 f"search_switch_share must be from 0 up to 1, not {config.search_switch_share}"
             )
+        if config.discover_margin < 0:
+            raise RandbotError(f"discover_margin must be 0 or more, not {config.discover_margin}")
         if config.search_switch_prior_turns < 0:
             raise RandbotError(
                 "search_switch_prior_turns must be 0 or more, "

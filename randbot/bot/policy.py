@@ -203,6 +203,7 @@ def _start_search(
         switch_rollout=config.search_switch_rollout,
         coverage=config.search_coverage,
         switch_share=config.search_switch_share,
+        discover_margin=config.discover_margin,
     )
     try:
         return lookahead.start(sit, settings, last_moves, allow_tera=config.tera)

@@ -80,6 +80,8 @@ class SearchSettings:
     switch_rollout: int = 0
     # The share of the enemy's choice the model rule gives its switches (spread evenly over them).
     switch_share: float = DEFAULT_SWITCH_SHARE
+    # A Discover rule's choice is played where the search values it this much above the plan's.
+    discover_margin: float = 0.0
 
 
 @dataclass
@@ -291,7 +293,9 @@ def finish(
         return decision
     result = charge_tera(result, decision, pending.settings.tera_cost)
     if plan is not None:
-        decision = check_rule(result, decision, plan, pending.worlds[0])
+        decision = check_rule(
+            result, decision, plan, pending.worlds[0], pending.settings.discover_margin
+        )
     checked = check(
         result,
         decision,
@@ -408,10 +412,12 @@ def confirm_switch(pending: Pending, before: Decision, after: Decision) -> Decis
     return before
 
 
-def check_rule(result: SearchResult, rule: Decision, plan: Decision, world: World) -> Decision:
-    """A Discover rule's choice is played where the search values it at least as high as the
-    Defeat planner's choice; a rule the search shows to lose, or could not value, gives way to
-    the plan, and the plan's notes say which rule and why."""
+def check_rule(
+    result: SearchResult, rule: Decision, plan: Decision, world: World, margin: float = 0.0
+) -> Decision:
+    """A Discover rule's choice is played where the search values it at least `margin` above the
+    Defeat planner's choice; a rule the search shows to lose (or to win by less), or could not
+    value, gives way to the plan, and the plan's notes say which rule and why."""
     rule_choice = _choice(rule, world)
     plan_choice = _choice(plan, world)
     if rule_choice == plan_choice:
@@ -421,13 +427,16 @@ def check_rule(result: SearchResult, rule: Decision, plan: Decision, world: Worl
     if rule_value is None or plan_value is None:
         return rule_unchecked(rule, plan, "the search did not value both choices")
     figures = {"rule_value": round(rule_value, 3), "plan_value": round(plan_value, 3)}
-    if rule_value >= plan_value:
+    if rule_value >= plan_value + margin:
         rule.notes["discover"] = {"checked": True, "plan": plan.label(), **figures}
         return rule
+    why = "the search shows it loses to the plan's choice"
+    if rule_value >= plan_value:
+        why = f"the search values it less than {margin} above the plan's choice"
     plan.notes["discover"] = {
         "rejected": f"{rule.phase}/{rule.rule}",
         "choice": rule.label(),
-        "why": "the search shows it loses to the plan's choice",
+        "why": why,
         **figures,
     }
     return plan
