@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import networkx as nx
 import pytest
@@ -18,6 +19,8 @@ from randbot.bot.mon import Mon, species_mon
 from randbot.bot.phantom import Rates
 from randbot.bot.situation import EnemySlot, Situation
 from randbot.bot.tactics import Tactics
+
+FIXTURES = Path(__file__).parent / "fixtures" / "bot"
 
 
 def figure_33() -> dict[tuple[str, str], Rates]:
@@ -181,3 +184,13 @@ def test_the_plan_sees_a_tera_in_every_pairing_the_active_has_left():
         "p2: Chansey",
     )
     assert plans["tera"] > plans["plain"], plans
+
+
+def test_recorded_the_plan_switches_only_for_a_gain_above_its_margin(explain_battle):
+    """Recorded (against the heuristic, tests/fixtures/bot): on turn 1 the plan valued switching
+    to Eelektross some 0.03 above staying in."""
+    log = FIXTURES / "contrary-serperior-vs-heuristic.log.json"
+    (line,) = [x for x in explain_battle(log, "1", {}) if " t1 defeat/" in x]
+    assert "plan-switch: switch p1: Eelektross" in line
+    (line,) = [x for x in explain_battle(log, "1", {"planner_switch_margin": 0.1}) if " t1 " in x]
+    assert "plan-stay" in line

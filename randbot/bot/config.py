@@ -56,6 +56,9 @@ class BotConfig:
     # hit_boosts, status_orbs, sticky_web and the tie search below: see search_tie_window.
     skip_futile: bool = True
     planner_depth: int = 8  # faints looked ahead by the minimax tree
+    # A switch costs a turn: the plan switches only where a switch beats staying by this much
+    # (a sixth is one Pokémon's full HP on the plan's scale).
+    planner_switch_margin: float = 0.02
     pivot_entry_hit: bool = (
         True  # after our pivot, the switch-in takes the hit of an enemy yet to move
     )
@@ -236,6 +239,10 @@ class BotConfig:
         if not 0 <= config.search_switch_share < 1:
             raise RandbotError(
                 f"search_switch_share must be from 0 up to 1, not {config.search_switch_share}"
+            )
+        if config.planner_switch_margin < 0:
+            raise RandbotError(
+                f"planner_switch_margin must be 0 or more, not {config.planner_switch_margin}"
             )
         if config.discover_margin < 0:
             raise RandbotError(f"discover_margin must be 0 or more, not {config.discover_margin}")

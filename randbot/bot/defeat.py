@@ -30,7 +30,6 @@ from randbot.bot.tactics import Tactics, move_key
 HP_STEP = 0.05  # HP is bucketed so transpositions meet
 GRAPH_NODE_CAP = 300  # nodes kept in the inspectable graph
 EXACT, LOWER, UPPER = 0, 1, 2
-SWITCH_EPSILON = 0.02
 # A stay that only feeds the enemy a KO: the active loses its duel nearly surely and leaves the
 # enemy most of its HP. While the plan sees the battle won, one Pokémon more or less moves its
 # value by little, and the stay won ties against switches that kept that Pokémon.
@@ -467,7 +466,7 @@ def defeat(t: Tactics, config: BotConfig, forced: bool) -> Decision:
     scored = _iterative(planner, options)
     label, value = max(scored, key=lambda lv: lv[1])
     stay_value = dict(scored).get("stay")
-    if stay_value is not None and value < stay_value + SWITCH_EPSILON:
+    if stay_value is not None and value < stay_value + config.planner_switch_margin:
         label, value = "stay", stay_value  # switching costs a turn: only for a clear gain
     notes = {
         "tree_nodes": planner.nodes,
