@@ -72,7 +72,9 @@ class BotConfig:
     planner_tera: bool = True
     # Where the duel would terastallize, the plan is asked too: staying in terastallized now, in
     # every pairing the active has left, against no tera; tera is held where it plans worse (a
-    # tera that wins this duel can add a weakness the enemy's next Pokémon hits).
+    # tera that wins this duel can add a weakness the enemy's next Pokémon hits). It held 10 of
+    # 331 teras and won 463 of 500 against the heuristic where the default won 466 (+6 -9,
+    # seed 11): off.
     tera_by_plan: bool = False
     stay_rules: bool = (
         False  # Defeat: when the plan stays, Discover's rules 2-4 (heal, field, status) first
@@ -184,10 +186,9 @@ class BotConfig:
     # heuristic, so it is off.
     search_coverage: float = 0.0
     # The share of the enemy's choice the model rule gives its switches, spread evenly over them.
+    # At 0.03 (about how often the heuristic player switches by choice), 466 of 500 against the
+    # heuristic, as the default's 0.15 won on the same draws (+9 -9, seed 11): kept at 0.15.
     search_switch_share: float = 0.15
-    # Above 0, that share is learnt in each battle: search_switch_share counts as this many turns'
-    # worth of evidence beside the enemy's own turns and switches by choice so far.
-    search_switch_prior_turns: float = 0.0
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -246,11 +247,6 @@ class BotConfig:
             )
         if config.discover_margin < 0:
             raise RandbotError(f"discover_margin must be 0 or more, not {config.discover_margin}")
-        if config.search_switch_prior_turns < 0:
-            raise RandbotError(
-                "search_switch_prior_turns must be 0 or more, "
-                f"not {config.search_switch_prior_turns}"
-            )
         if config.think_ms <= 0:
             raise RandbotError(f"think_ms must be positive, not {config.think_ms}")
         return config

@@ -13,7 +13,6 @@ from __future__ import annotations
 import logging
 import sys
 from collections import OrderedDict
-from dataclasses import replace
 from typing import Any
 
 from poke_env.battle import AbstractBattle, Battle, Move
@@ -27,7 +26,6 @@ from randbot.bot.config import BotConfig
 from randbot.bot.damage import DamageOracle
 from randbot.bot.decision import Deadline, Decision, explain, log_decision
 from randbot.bot.policy import decide, warm_up
-from randbot.bot.switchrate import SwitchRate
 from randbot.bot.toxicclock import ToxicClock
 from randbot.bot.trapclock import TrapClock
 from randbot.bot.weatherclock import WeatherClock
@@ -70,7 +68,6 @@ class RandBot(_Base):  # type: ignore[misc, valid-type]
         self._toxic_clock = ToxicClock()
         self._trap_clock = TrapClock()
         self._charge_clock = ChargeClock()
-        self._switch_rate = SwitchRate()
         # battles that ended: the messages that follow a win (|deinit|, ratings) add no entries
         self._ended: OrderedDict[str, None] = OrderedDict()
         warm_up(self.format, self.oracle)
@@ -126,7 +123,6 @@ class RandBot(_Base):  # type: ignore[misc, valid-type]
             self._toxic_clock.note(tag, fields)
             self._trap_clock.note(tag, fields)
             self._charge_clock.note(tag, fields)
-            self._switch_rate.note(tag, fields)
             event = read_event(fields[1:])
             if isinstance(event, TurnStarted):
                 acted.clear()
@@ -153,26 +149,10 @@ class RandBot(_Base):  # type: ignore[misc, valid-type]
                 self._toxic_clock.forget(tag)
                 self._trap_clock.forget(tag)
                 self._charge_clock.forget(tag)
-                self._switch_rate.forget(tag)
                 self._ended[tag] = None
                 if len(self._ended) > ENDED_REMEMBERED:
                     self._ended.popitem(last=False)
                 return
-
-    def _config_for(self, battle: Battle) -> BotConfig:
-        """The settings for this decision: the enemy's switch share as learnt in this battle,
-        where asked (search_switch_prior_turns)."""
-        config = self.bot_config
-        if config.search_switch_prior_turns <= 0 or battle.player_role not in ("p1", "p2"):
-            return config
-        enemy = "p2" if battle.player_role == "p1" else "p1"
-        share = self._switch_rate.share(
-            battle.battle_tag,
-            enemy,
-            config.search_switch_share,
-            config.search_switch_prior_turns,
-        )
-        return replace(config, search_switch_share=share)
 
     def _enemy_to_move(self, battle: Battle) -> bool:
         if not battle.force_switch or battle.player_role not in ("p1", "p2"):
@@ -200,7 +180,7 @@ class RandBot(_Base):  # type: ignore[misc, valid-type]
                 battle,
                 self.beliefs,
                 self.oracle,
-                self._config_for(battle),
+                self.bot_config,
                 deadline,
                 self._tracker(battle),
                 self._enemy_to_move(battle),

@@ -36,7 +36,6 @@ RULES = ("nash", "maximin", "mean", "model")
 # busy machine): at least GRACE_MS, or GRACE_SHARE of the think time.
 GRACE_MS = 120.0
 GRACE_SHARE = 0.5
-DEFAULT_SWITCH_SHARE = 0.15  # the model rule's share of the enemy's choice for its switches
 
 
 @dataclass
@@ -79,7 +78,7 @@ class SearchSettings:
     # hit a switch-in takes, not that it is then KOed before it moves.
     switch_rollout: int = 0
     # The share of the enemy's choice the model rule gives its switches (spread evenly over them).
-    switch_share: float = DEFAULT_SWITCH_SHARE
+    switch_share: float = 0.15
     # A Discover rule's choice is played where the search values it this much above the plan's.
     discover_margin: float = 0.0
 
@@ -305,12 +304,7 @@ def finish(
         pending.settings.switch_margin,
     )
     checked = confirm_switch(pending, decision, checked)
-    checked = confirm_switch(pending, checked, break_tie(pending, checked))
-    if pending.settings.switch_share != DEFAULT_SWITCH_SHARE and isinstance(
-        checked.notes.get("search"), dict
-    ):
-        checked.notes["search"]["switch_share"] = round(pending.settings.switch_share, 3)
-    return checked
+    return confirm_switch(pending, checked, break_tie(pending, checked))
 
 
 def tie_choices(decision: Decision, world: World, window: float) -> list[str]:
