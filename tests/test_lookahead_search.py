@@ -246,7 +246,10 @@ def test_a_discover_rule_the_search_could_not_value_gives_way_to_the_plan() -> N
     played = check_rule(result, _rule("psychic"), _decision("moonblast"), WORLD)
     assert played.target == "moonblast" and "did not value" in played.notes["discover"]["why"]
     same = check_rule(result, _rule("moonblast", "1-ko"), _decision("moonblast"), WORLD)
-    assert same.phase == "discover" and "discover" not in same.notes
+    assert same.phase == "defeat" and same.notes["discover"] == {"agreed": "discover/1-ko"}
+    from randbot.bot.decision import explain, log_decision
+
+    assert "| discover/1-ko agrees" in explain(log_decision("battle-x", 3, same, 12.0))
 
 
 def test_a_close_stay_or_switch_names_the_stay_and_the_switches_within_the_window() -> None:

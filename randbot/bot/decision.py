@@ -82,6 +82,8 @@ def _explain_search(payload: dict[str, Any]) -> str:
     gimmick = notes.get("gimmick")
     if gimmick:
         text += f" | {gimmick['kind']}: {gimmick['why']}"
+    if rule.get("agreed"):
+        text += f" | {rule['agreed']} agrees"
     if rule.get("rejected"):
         text += f" | set aside {rule['rejected']} ({rule['choice']}): {rule['why']}"
     search = notes.get("search")

@@ -415,7 +415,7 @@ def check_rule(
     rule_choice = _choice(rule, world)
     plan_choice = _choice(plan, world)
     if rule_choice == plan_choice:
-        return rule
+        return agreed(rule, plan)
     rule_value = result.values.get(rule_choice) if rule_choice else None
     plan_value = result.values.get(plan_choice) if plan_choice else None
     if rule_value is None or plan_value is None:
@@ -436,10 +436,17 @@ def check_rule(
     return plan
 
 
+def agreed(rule: Decision, plan: Decision) -> Decision:
+    """A rule that chose what the plan chose: the plan's decision goes on (the close
+    stay-or-switch search still looks at a plan's stay), naming the rule that agreed."""
+    plan.notes["discover"] = {"agreed": f"{rule.phase}/{rule.rule}"}
+    return plan
+
+
 def rule_unchecked(rule: Decision, plan: Decision, why: str) -> Decision:
-    """A rule the search could not check: the plan's choice, unless both agree."""
+    """A rule the search could not check: the plan's choice (which the rule may share)."""
     if rule.label() == plan.label():
-        return rule
+        return agreed(rule, plan)
     plan.notes["discover"] = {
         "rejected": f"{rule.phase}/{rule.rule}",
         "choice": rule.label(),
