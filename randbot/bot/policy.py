@@ -127,7 +127,9 @@ def decide(
         not battle.available_moves and bool(battle.available_switches)
     )
     plan = None  # the Defeat planner's choice, which a Discover rule must match or beat
-    checked = phase == "discover" and config.search and config.defeat and config.discover_checked
+    # Checked rules need the planner's choice beside them; with the search off, none is shown to
+    # win, so the planner's choice is played.
+    checked = phase == "discover" and config.defeat and config.discover_checked
     if phase == "defeat" or (checked and forced):
         decision = defeat(tactics, config, forced)
     elif forced:
