@@ -60,7 +60,9 @@ class BotConfig:
     skip_futile: bool = True
     planner_depth: int = 8  # faints looked ahead by the minimax tree
     # A switch costs a turn: the plan switches only where a switch beats staying by this much
-    # (a sixth is one Pokémon's full HP on the plan's scale).
+    # (a sixth is one Pokémon's full HP on the plan's scale). At 0.05 the plan switched 617 times
+    # where it had switched 1,035 and won the same 466 of 500 against the heuristic (+19 -19,
+    # seed 11): 0.02 kept.
     planner_switch_margin: float = 0.02
     pivot_entry_hit: bool = (
         True  # after our pivot, the switch-in takes the hit of an enemy yet to move
