@@ -28,7 +28,14 @@ def test_overrides_and_unknown_keys(tmp_path):
 
 @pytest.mark.parametrize(
     "bad",
-    [{"search_switch_share": 1.0}, {"search_switch_share": -0.1}, {"think_ms": 0}],
+    [
+        {"search_switch_share": 1.0},
+        {"search_switch_share": -0.1},
+        {"think_ms": 0},
+        {"discover_margin": -0.01},
+        {"planner_switch_margin": -1},
+        {"search_tie_window": -0.1},
+    ],
 )
 def test_out_of_range_settings_are_refused_in_one_line(bad):
     with pytest.raises(RandbotError, match=f"{next(iter(bad))} must be"):

@@ -8,6 +8,15 @@ from pathlib import Path
 
 from randbot.errors import RandbotError
 
+# Settings that must be 0 or more.
+NON_NEGATIVE = (
+    "planner_faint_weight",
+    "search_switch_rollout",
+    "search_tie_window",
+    "planner_switch_margin",
+    "discover_margin",
+)
+
 
 @dataclass(frozen=True)
 class BotConfig:
@@ -226,18 +235,9 @@ class BotConfig:
             raise RandbotError(
                 f"search_scope must be all, moves or attacks, not {config.search_scope!r}"
             )
-        if config.planner_faint_weight < 0:
-            raise RandbotError(
-                f"planner_faint_weight must be 0 or more, not {config.planner_faint_weight}"
-            )
-        if config.search_switch_rollout < 0:
-            raise RandbotError(
-                f"search_switch_rollout must be 0 or more, not {config.search_switch_rollout}"
-            )
-        if config.search_tie_window < 0:
-            raise RandbotError(
-                f"search_tie_window must be 0 or more, not {config.search_tie_window}"
-            )
+        for name in NON_NEGATIVE:
+            if getattr(config, name) < 0:
+                raise RandbotError(f"{name} must be 0 or more, not {getattr(config, name)}")
         if not 0 <= config.search_coverage <= 1:
             raise RandbotError(
                 f"search_coverage must be between 0 and 1, not {config.search_coverage}"
@@ -246,12 +246,6 @@ class BotConfig:
             raise RandbotError(
                 f"search_switch_share must be from 0 up to 1, not {config.search_switch_share}"
             )
-        if config.planner_switch_margin < 0:
-            raise RandbotError(
-                f"planner_switch_margin must be 0 or more, not {config.planner_switch_margin}"
-            )
-        if config.discover_margin < 0:
-            raise RandbotError(f"discover_margin must be 0 or more, not {config.discover_margin}")
         if config.think_ms <= 0:
             raise RandbotError(f"think_ms must be positive, not {config.think_ms}")
         return config

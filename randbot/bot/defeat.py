@@ -366,22 +366,22 @@ def tera_by_plan(t: Tactics, config: BotConfig, enemy_key: str | None) -> dict[s
     values = {}
     for label, tera in (("plain", False), ("tera", True)):
         planner, ours, theirs = build_planner(t, config, tera, Deadline(TERA_PLAN_MS))
-
-        def stay(depth: int, planner=planner, ours=ours, theirs=theirs) -> float:
-            return planner.search(
-                ours,
-                theirs,
-                active_key,
-                enemy_key,
-                max(depth, 1),
-                -math.inf,
-                math.inf,
-                None,
-                "stay",
-            )
-
+        stay = _stay(planner, ours, theirs, active_key, enemy_key)
         values[label] = _iterative(planner, [("stay", stay)])[0][1]
     return values
+
+
+def _stay(
+    planner: Planner, ours: Team, theirs: Team, active_key: str, enemy_key: str | None
+) -> Callable[[int], float]:
+    """The plan's value of staying in, searched to a given depth."""
+
+    def stay(depth: int) -> float:
+        return planner.search(
+            ours, theirs, active_key, enemy_key, max(depth, 1), -math.inf, math.inf, None, "stay"
+        )
+
+    return stay
 
 
 def _iterative(
@@ -445,22 +445,7 @@ def defeat(t: Tactics, config: BotConfig, forced: bool) -> Decision:
 
         options.append((f"switch {key}", run))
     if not forced and sit.active_key and battle.available_moves:
-        active_key = sit.active_key
-
-        def stay(depth: int) -> float:
-            return planner.search(
-                ours,
-                theirs,
-                active_key,
-                enemy_key,
-                max(depth, 1),
-                -math.inf,
-                math.inf,
-                None,
-                "stay",
-            )
-
-        options.append(("stay", stay))
+        options.append(("stay", _stay(planner, ours, theirs, sit.active_key, enemy_key)))
     if not options:
         return Decision("move", "", "defeat", "nothing-legal")
     scored = _iterative(planner, options)
