@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from pathlib import Path
 
 import networkx as nx
@@ -12,7 +13,14 @@ from poke_env.battle import Pokemon
 from randbot.bot.config import BotConfig
 from randbot.bot.damage import DamageOracle
 from randbot.bot.decision import Deadline
-from randbot.bot.defeat import Planner, fight, met_on_entry, tera_by_plan
+from randbot.bot.defeat import (
+    Planner,
+    engine_fight,
+    fight,
+    fight_builds,
+    met_on_entry,
+    tera_by_plan,
+)
 from randbot.bot.field import FieldState
 from randbot.bot.matchup import MatchupEngine
 from randbot.bot.mon import Mon, species_mon
@@ -145,6 +153,44 @@ def test_a_faint_weight_prefers_keeping_a_pokemon_to_the_same_hp_on_fewer():
     for theirs in ((), (("x", 0.5),)):
         assert plain.leaf(two, theirs) == plain.leaf(one, theirs)
         assert weighted.leaf(two, theirs) == pytest.approx(weighted.leaf(one, theirs) + 0.5 / 6)
+
+
+def _arboliva_builds() -> list[tuple[Mon, float]]:
+    """Arboliva's builds as the set database lists them: each role once per tera type."""
+    harvest = ("hypervoice", "leechseed", "protect", "substitute")
+    sower = ("earthpower", "energyball", "hypervoice", "strengthsap")
+    return [
+        (species_mon("arboliva", 91, harvest, "sitrusberry", "harvest", "WATER"), 360),
+        (species_mon("arboliva", 91, harvest, "sitrusberry", "harvest", "POISON"), 333),
+        (species_mon("arboliva", 91, sower, "leftovers", "seedsower", "POISON"), 227),
+        (species_mon("arboliva", 91, sower, "leftovers", "seedsower", "GRASS"), 215),
+        (species_mon("arboliva", 91, sower, "leftovers", "seedsower", "GROUND"), 203),
+    ]
+
+
+def test_the_plan_fights_the_two_likeliest_roles_not_one_role_twice():
+    """The two likeliest builds are one role under two tera types; counted as one (a tera not
+    yet used does not change a fight), the second role, with Energy Ball, is fought too."""
+    builds = _arboliva_builds()
+    old = fight_builds(builds, 2, distinct=False)
+    assert {b.ability for b, _ in old} == {"harvest"}
+    new = fight_builds(builds, 2, distinct=True)
+    assert [(b.ability, w) for b, w in new] == [("harvest", 693), ("seedsower", 645)]
+    used = replace(builds[2][0], terastallized=True)  # a tera in play is part of the fight
+    assert len(fight_builds([(used, 1.0), *builds[3:]], 3, distinct=True)) == 2
+
+
+def test_a_water_type_fights_arboliva_knowing_it_may_carry_energy_ball():
+    """Lapras (Water) against Arboliva: it beats the Harvest role, and the Seed Sower role's
+    Energy Ball makes the fight close; fought against both roles its chance of winning drops."""
+    engine = MatchupEngine(DamageOracle(None), FieldState())
+    lapras = species_mon(
+        "lapras", 86, ("freezedry", "hydropump", "sparklingaria", "icebeam"), "", "waterabsorb"
+    )
+    slot = EnemySlot("p2: Arboliva", None, _arboliva_builds(), [])
+    one_role = engine_fight(engine, lapras, slot, chance=True)(1.0, 1.0)
+    two_roles = engine_fight(engine, lapras, slot, chance=True, distinct=True)(1.0, 1.0)
+    assert one_role.p_win == 1.0 and two_roles.p_win < 0.8, (one_role, two_roles)
 
 
 def _tera_situation(enemies: dict[str, Mon], tera_type: str) -> Tactics:

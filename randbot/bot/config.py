@@ -79,7 +79,7 @@ class BotConfig:
     # Duels count a KO-ing hit's accuracy (and full paralysis) as a chance, not as less damage:
     # 251-254 vs 240 of 300 paired battles against the heuristic.
     engine_chance: bool = True
-    planner_engine: bool = True
+    planner_engine: bool = True  # pairings fought by the matchup engine (off: per-turn rates only)
     # Duels hold a choice item's holder to its move of the stay (the enemy's, once it has moved).
     choice_lock: bool = True
     # The plan's current pairing may be fought terastallized (tera was otherwise only a move choice).
@@ -93,14 +93,19 @@ class BotConfig:
     stay_rules: bool = (
         False  # Defeat: when the plan stays, Discover's rules 2-4 (heal, field, status) first
     )
-    # Close fights as chance nodes in the plan tree (expectiminimax): 252 vs 254 of 300, so off.
     # A plan's leaf counts each Pokémon standing this much beyond its HP (a sixth of the scale per
     # Pokémon at 1.0): 0 values the HP margin alone, so while the plan sees the battle won a stay
     # that loses the active for little ties a switch that keeps it. At 0.5, against the same code
     # at 0: 464 and 457 of 500 against the heuristic where 0 won 466 and 464 (+16 -18 seed 11,
     # +17 -24 seed 12): off.
     planner_faint_weight: float = 0.0
-    planner_chance: bool = False  # pairings fought by the matchup engine (off: per-turn rates only)
+    # Close fights as chance nodes in the plan tree (expectiminimax): 252 vs 254 of 300, so off.
+    planner_chance: bool = False
+    # The plan fights each pairing against the enemy's two likeliest builds. Random battles list
+    # each role once per tera type, so those two were often one role twice (Arboliva: two Harvest
+    # sets, never the Energy Ball set it holds 48% of the time). On: builds that differ only in a
+    # tera type not yet used count as one, and the two likeliest roles are fought.
+    planner_distinct_builds: bool = False
     # Two-turn moves (Solar Beam out of sun, Meteor Beam without a Power Herb...) spend a turn
     # charging in duels and never count as a KO this turn; recharge moves cost the next turn.
     # Paired against the heuristic (300 battles each): +3 -1 (seed 303), +2 -2 (seed 505).

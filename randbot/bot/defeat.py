@@ -87,11 +87,34 @@ def fight(r: Rates, ours_hp: float, theirs_hp: float, ours_pre: float = 0.0) -> 
 FightFn = Callable[[float, float], "Outcome | None"]
 
 
+def fight_builds(
+    builds: list[tuple[Mon, float]], top: int, distinct: bool
+) -> list[tuple[Mon, float]]:
+    """The enemy's `top` likeliest builds for a fight. `distinct`: builds that differ only in a
+    tera type not yet used fight alike, so they count as one, with their weights summed (random
+    battles list each role once per tera type: the two likeliest builds were often one role)."""
+    if not distinct:
+        return sorted(builds, key=lambda bw: -bw[1])[:top]
+    merged: dict[Mon, list] = {}
+    for build, weight in builds:
+        key = build if build.terastallized else replace(build, tera_type=None)
+        if key in merged:
+            merged[key][1] += weight
+        else:
+            merged[key] = [build, weight]
+    return sorted(((b, w) for b, w in merged.values()), key=lambda bw: -bw[1])[:top]
+
+
 def engine_fight(
-    engine: MatchupEngine, mon: Mon, slot: EnemySlot, top: int = 2, chance: bool = False
+    engine: MatchupEngine,
+    mon: Mon,
+    slot: EnemySlot,
+    top: int = 2,
+    chance: bool = False,
+    distinct: bool = False,
 ) -> FightFn:
     """A pairing fought out by the matchup engine (the enemy's most likely builds), from any HPs."""
-    builds = sorted(slot.builds, key=lambda bw: -bw[1])[:top]
+    builds = fight_builds(slot.builds, top, distinct)
     total = sum(w for _, w in builds) or 1.0
     builds = [(b, w / total) for b, w in builds]
 
@@ -331,14 +354,22 @@ def build_planner(
             rates[(ok, ek)] = pair_rates(t.engine, ours_mon, enemy)
             if config.planner_engine:
                 fights[(ok, ek)] = engine_fight(
-                    t.engine, ours_mon, enemy, chance=config.planner_chance
+                    t.engine,
+                    ours_mon,
+                    enemy,
+                    chance=config.planner_chance,
+                    distinct=config.planner_distinct_builds,
                 )
                 if ok == sit.active_key and slot is sit.enemy_active and can_tera:
                     # Tera is spent once: only the fight on the board now may count on it.
                     fights[(ok, ek)] = tera_fight(
                         fights[(ok, ek)],
                         engine_fight(
-                            t.engine, ours_mon.with_tera(), enemy, chance=config.planner_chance
+                            t.engine,
+                            ours_mon.with_tera(),
+                            enemy,
+                            chance=config.planner_chance,
+                            distinct=config.planner_distinct_builds,
                         ),
                     )
     theirs = [(ek, _q(slot.hp_fraction)) for ek, slot in sit.enemies.items()]
