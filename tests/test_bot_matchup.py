@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from randbot.bot.damage import DamageOracle
 from randbot.bot.field import FieldState
 from randbot.bot.matchup import MatchupEngine, hazard_fraction
@@ -412,3 +414,22 @@ def test_intimidate_drops_attack_unless_the_ability_blocks_or_answers_it():
     competitive = e.intimidated(mon("milotic", 84, ("scald",), "", "competitive"))
     assert (competitive.boost("atk"), competitive.boost("spa")) == (-1, 2)
     assert e.intimidated(mon("serperior", 80, ("leafstorm",), "", "contrary")).boost("atk") == 1
+
+
+def test_the_chance_a_hit_kos_a_switch_in_spreads_over_its_rolls_and_hits():
+    """Five Technician Tail Slaps at most, four at least (Loaded Dice), 85% accurate: a Sneasler
+    switching in is KOed by most hits though the expected damage (misses counted as less
+    damage) leaves it standing; a Corviknight never; from a sliver of HP any hit KOs; Focus
+    Sash holds from full HP."""
+    e = engine()
+    cinccino = mon("cinccino", 83, ("tailslap", "tripleaxel"), "loadeddice", "technician")
+    sneasler = mon("sneasler", 74, ("closecombat", "direclaw"), "whiteherb", "unburden")
+    corviknight = mon("corviknight", 80, ("bravebird", "roost"), "leftovers", "pressure")
+    expected = e.incoming([(cinccino, 1.0)], sneasler)
+    p = e.ko_chance([(cinccino, 1.0)], sneasler, 1.0)
+    assert 0.5 < p < 0.85 and expected < 1.0, (p, expected)
+    assert e.ko_chance([(cinccino, 1.0)], corviknight, 1.0) == 0.0
+    assert e.ko_chance([(cinccino, 1.0)], sneasler, 0.05) == pytest.approx(0.85)
+    sashed = replace(sneasler, item="focussash")
+    assert e.ko_chance([(cinccino, 1.0)], sashed, 1.0) == 0.0
+    assert e.ko_chance([(cinccino, 0.5)], sneasler, 1.0) == pytest.approx(p * 0.5)

@@ -106,6 +106,11 @@ class BotConfig:
     # sets, never the Energy Ball set it holds 48% of the time). On: builds that differ only in a
     # tera type not yet used count as one, and the two likeliest roles are fought.
     planner_distinct_builds: bool = False
+    # A switch-in is planned at its HP after the enemy's expected hit, so one left a sliver
+    # stood as sure as a healthy one (Sneasler into five Technician Tail Slaps). On: where the
+    # hit may KO it (its rolls and hits spread evenly, times accuracy), the switch's value is
+    # weighed with that chance of the Pokémon lost for nothing.
+    planner_entry_risk: bool = False
     # Two-turn moves (Solar Beam out of sun, Meteor Beam without a Power Herb...) spend a turn
     # charging in duels and never count as a KO this turn; recharge moves cost the next turn.
     # Paired against the heuristic (300 battles each): +3 -1 (seed 303), +2 -2 (seed 505).

@@ -40,6 +40,7 @@ FEED_ENTRY_COST = 0.5  # ... if it takes less than this share of its HP coming i
 # planner_chance: fights won with a probability inside (0.2, 0.8) branch both ways.
 CLOSE_FIGHT = 0.2
 TERA_PLAN_MS = 40.0  # each of the two plans tera_by_plan compares
+ENTRY_RISK_MIN = 0.05  # planner_entry_risk: a smaller chance of a KO on entry is not weighed
 
 Team = tuple[tuple[str, float], ...]  # sorted (key, hp fraction)
 
@@ -449,21 +450,40 @@ def defeat(t: Tactics, config: BotConfig, forced: bool) -> Decision:
                 switchable[key] = sit.ours[key]
     options: list[tuple[str, callable]] = []
     entry_cost: dict[str, float] = {}
+    entry_risk: dict[str, float] = {}
     for key, mon in switchable.items():
         pre = hazard_fraction(mon, sit.field, ours=True)
+        p_ko = 0.0
         if not forced or sit.enemy_to_move:
-            pre += t.engine.incoming(t.enemy, t.engine.entering(mon))
+            entering = t.engine.entering(mon)
+            if config.planner_entry_risk:
+                p_ko = t.engine.ko_chance(t.enemy, entering, mon.hp_fraction - pre)
+            pre += t.engine.incoming(t.enemy, entering)
         entry_cost[f"switch {key}"] = pre / max(mon.hp_fraction, 1e-6)
         hp = _q(mon.hp_fraction - pre)
+        if hp > 0 and p_ko >= ENTRY_RISK_MIN:
+            entry_risk[f"switch {key}"] = round(p_ko, 3)
+        else:
+            p_ko = 0.0
 
-        def run(depth: int, key=key, hp=hp) -> float:
-            team = _drop(ours, key) if hp <= 0 else _set(ours, key, hp)
-            if hp <= 0:
+        def run(depth: int, key=key, hp=hp, p_ko=p_ko) -> float:
+            def sacked() -> float:
                 return planner.search(
-                    team, theirs, None, enemy_key, max(depth, 1), -math.inf, math.inf, None, "sack"
+                    _drop(ours, key),
+                    theirs,
+                    None,
+                    enemy_key,
+                    max(depth, 1),
+                    -math.inf,
+                    math.inf,
+                    None,
+                    "sack",
                 )
-            return planner.search(
-                team,
+
+            if hp <= 0:
+                return sacked()
+            value = planner.search(
+                _set(ours, key, hp),
                 theirs,
                 key,
                 enemy_key,
@@ -473,6 +493,8 @@ def defeat(t: Tactics, config: BotConfig, forced: bool) -> Decision:
                 None,
                 f"switch {key}",
             )
+            # A switch-in the enemy's hit may KO: the plan's line, or the Pokémon lost for nothing.
+            return (1 - p_ko) * value + p_ko * sacked() if p_ko else value
 
         options.append((f"switch {key}", run))
     if not forced and sit.active_key and battle.available_moves:
@@ -489,6 +511,8 @@ def defeat(t: Tactics, config: BotConfig, forced: bool) -> Decision:
         "graph_nodes": planner.graph.number_of_nodes(),
         "unseen": sit.unseen,
     }
+    if entry_risk:
+        notes["entry_risk"] = entry_risk
     if label == "stay" and config.avoid_feeding and sit.active is not None:
         instead = _instead_of_feeding(t, scored, stay_value, entry_cost)
         if instead is not None:

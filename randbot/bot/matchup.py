@@ -733,6 +733,29 @@ class MatchupEngine:
             total += w * max((o.mean * o.accuracy for o in opts), default=0.0)
         return total
 
+    def ko_chance(
+        self,
+        enemy_builds: list[tuple[Mon, float]],
+        target: Mon,
+        hp_fraction: float,
+        target_ours: bool = True,
+    ) -> float:
+        """Chance one enemy attack (each build's best move, as `incoming` picks it) KOs `target`
+        from `hp_fraction` of its max HP: the rolls spread evenly from the lowest to the highest
+        (a multi-hit move's, from its fewest hits to its most), times the move's accuracy."""
+        if hp_fraction >= 1.0 and (target.item == "focussash" or target.ability == "sturdy"):
+            return 0.0
+        total = 0.0
+        for b, w in enemy_builds:
+            opts = _usable(self.options(b, target, not target_ours), b.locked)
+            best = max(opts, key=lambda o: o.mean * o.accuracy, default=None)
+            if best is None or best.high < hp_fraction:
+                continue
+            spread = best.high - best.low
+            share = 1.0 if spread <= 1e-9 else min(1.0, (best.high - hp_fraction) / spread)
+            total += w * best.accuracy * share
+        return total
+
     def best_incoming_move(
         self, enemy: Mon, target: Mon, target_ours: bool = True
     ) -> Option | None:
