@@ -6,6 +6,7 @@ while the duels had each Leaf Storm lower its Special Attack by two (Virizion se
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from randbot.bot.damage import DamageOracle
@@ -75,3 +76,26 @@ def test_recorded_no_swords_dance_in_front_of_a_contrary_leaf_storm(explain_batt
     on = _explain(explain_battle, log, "10", {"stat_abilities": True})
     assert off and all("plan-stay: move swordsdance" in line for line in off)
     assert on and not any("plan-stay: move swordsdance" in line for line in on)
+
+
+def test_a_dance_into_a_dancer_is_no_set_up():
+    """An Oricorio's Dancer copies a dance: the duel's set-up plan is futile against it, not
+    against a foe without Dancer."""
+    frosmoth = species_mon(
+        "frosmoth", 86, ("gigadrain", "hurricane", "icebeam", "quiverdance"), "", "icescales"
+    )
+    oricorio = species_mon(
+        "oricorio", 88, ("hurricane", "quiverdance", "revelationdance", "roost"), "", "dancer"
+    )
+    e = _engine(True)
+    assert e._futile_setup(frosmoth, oricorio)
+    assert not e._futile_setup(frosmoth, replace(oricorio, ability="owntempo"))
+    assert not _engine(False)._futile_setup(frosmoth, oricorio)
+
+
+def test_recorded_no_quiver_dance_into_an_oricorio(explain_battle):
+    """Recorded (seed 14 against the heuristic): Frosmoth played Quiver Dance on turns 4 and 5
+    into an Oricorio whose Dancer copied each one, and lost to the Hurricanes that followed."""
+    log = ROOT / "tests" / "fixtures" / "bot" / "dancer-oricorio-vs-heuristic.log.json"
+    lines = [x for x in explain_battle(log, "3-5", {}) if " defeat/" in x]
+    assert len(lines) == 3 and not any("quiverdance (" in x for x in lines), lines

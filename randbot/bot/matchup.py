@@ -351,8 +351,15 @@ class MatchupEngine:
         return best
 
     def _futile_setup(self, user: Mon, foe: Mon) -> bool:
-        """Setting up lowers a Contrary user's stats, and an Unaware foe ignores the raise."""
-        return self.stat_abilities and (user.ability == "contrary" or foe.ability == "unaware")
+        """Setting up lowers a Contrary user's stats, an Unaware foe ignores the raise, and a
+        Dancer foe copies a dance (Quiver Dance raises an Oricorio as much as its user)."""
+        if not self.stat_abilities:
+            return False
+        if user.ability == "contrary" or foe.ability == "unaware":
+            return True
+        setup = _best_setup(user) if foe.ability == "dancer" else None
+        facts = move_facts(setup) if setup else None
+        return facts is not None and "dance" in facts.flags
 
     def _simulate(
         self, a, b, a_opts, b_opts, a_ours, pre, worst, setups, first, b_setups=0

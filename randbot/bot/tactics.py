@@ -185,7 +185,8 @@ class Tactics:
         No attack that does nothing to every likely build (Earthquake into a Flying type): the
         duel counts it as a free turn, so it ranked above a weak hit. No Fake Out after the
         user's first turn out. No hazard already up on the enemy's side, no screen already up on
-        ours (Spikes was played nine turns running into three layers)."""
+        ours (Spikes was played nine turns running into three layers). No dance that a likely
+        build's Dancer copies (Quiver Dance twice into an Oricorio, which raised itself too)."""
         blocked = heal_blocked(self.sit.battle)
         terrain = self.sit.field.terrain
         first_turn = first_turn_out(self.sit.battle)
@@ -204,12 +205,18 @@ class Tactics:
                 return True  # already up (Spikes: three layers): it fails
             if facts.is_screen and self.sit.field.ours.has(facts.side_condition or ""):
                 return True
+            if "dance" in facts.flags and facts.is_setup and self._dancer_copies():
+                return True
             if facts.status is None:
                 return False
             return not any(can_status(b, facts.status, move_id, terrain) for b, _w in self.enemy)
 
         kept = [e for e in evals if not futile(e.move)]
         return kept or evals
+
+    def _dancer_copies(self) -> bool:
+        """The enemy active's likely builds have Dancer: a dance we play, it plays too."""
+        return sum(w for b, w in self.enemy if b.ability == "dancer") >= 0.5
 
     def _harmless(self, move_id: str) -> bool:
         """The attack deals no damage to any likely build (a type or ability immunity)."""
