@@ -104,12 +104,15 @@ class BotConfig:
     # The plan fights each pairing against the enemy's two likeliest builds. Random battles list
     # each role once per tera type, so those two were often one role twice (Arboliva: two Harvest
     # sets, never the Energy Ball set it holds 48% of the time). On: builds that differ only in a
-    # tera type not yet used count as one, and the two likeliest roles are fought.
+    # tera type not yet used count as one, and the two likeliest roles are fought: 456 of 500
+    # against the heuristic where the default won 468 (+8 -20, seed 11), so off.
     planner_distinct_builds: bool = False
     # A switch-in is planned at its HP after the enemy's expected hit, so one left a sliver
     # stood as sure as a healthy one (Sneasler into five Technician Tail Slaps). On: where the
     # hit may KO it (its rolls and hits spread evenly, times accuracy), the switch's value is
-    # weighed with that chance of the Pokémon lost for nothing.
+    # weighed with that chance of the Pokémon lost for nothing. It weighed a switch in 1,541 of
+    # 11,002 decisions and won 464 of 500 against the heuristic where the default won 468
+    # (+6 -10, seed 11): off.
     planner_entry_risk: bool = False
     # Two-turn moves (Solar Beam out of sun, Meteor Beam without a Power Herb...) spend a turn
     # charging in duels and never count as a KO this turn; recharge moves cost the next turn.
