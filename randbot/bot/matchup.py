@@ -754,8 +754,7 @@ class MatchupEngine:
             return 0.0
         total = 0.0
         for b, w in enemy_builds:
-            opts = _usable(self.options(b, target, not target_ours), b.locked)
-            best = max(opts, key=lambda o: o.mean * o.accuracy, default=None)
+            best = self.best_incoming_move(b, target, target_ours)
             if best is None or best.high < hp_fraction:
                 continue
             spread = best.high - best.low
