@@ -48,3 +48,12 @@ def test_recorded_a_sure_ko_is_not_an_outrage_when_earthquake_is_as_sure(explain
     lines = [line for line in explain_battle(log, "14", {}) if "|| played: " in line]
     assert any("played: move outrage" in line for line in lines)  # what the old bot did
     assert any("defeat/1-ko: move earthquake" in line for line in lines), lines
+
+
+def test_recorded_focus_punch_is_no_sure_ko_into_a_foe_that_attacks(explain_battle):
+    """Recorded (seed 14 against the heuristic): a Dusknoir chose Focus Punch as a sure KO five
+    times into a Lanturn whose Thunderbolt broke its focus each time."""
+    log = FIXTURES / "focus-punch-dusknoir-vs-heuristic.log.json"
+    lines = [line for line in explain_battle(log, "10", {}) if "|| played: " in line]
+    assert any("played: move focuspunch" in line for line in lines)  # what the old bot did
+    assert lines and not any(": move focuspunch" in line.split("||")[0] for line in lines), lines

@@ -11,6 +11,7 @@ failure only means the Python estimate.
 from __future__ import annotations
 
 import logging
+import math
 import threading
 import time
 from collections import OrderedDict
@@ -22,7 +23,7 @@ from typing import Any
 from randbot.bot.field import FieldState
 from randbot.bot.mon import BOOSTABLE, Mon
 from randbot.bot.movefacts import move_facts
-from randbot.bot.pydamage import estimate
+from randbot.bot.pydamage import calc_hits, estimate, expected_hits
 
 log = logging.getLogger("randbot.bot.damage")
 
@@ -262,20 +263,24 @@ def _from_bridge(result: Any, key: Key) -> Dmg | None:
     rolls = list(getattr(result, "rolls", None) or [])
     if not rolls:
         return None
-    move = move_facts(key[2])
-    hits = move.hits if move else 1.0
-    if key[0].dynamaxed or key[0].z_move:
-        hits = 1.0  # Max Moves and Z-moves hit once
-    if len(rolls) > 16 and len(rolls) % 16 == 0:
-        # Per-hit rolls for a multi-hit move: one roll list per hit; sum of the means.
-        per_hit = [rolls[i : i + 16] for i in range(0, len(rolls), 16)]
-        mean = sum(sum(r) / len(r) for r in per_hit) * (hits / max(1, len(per_hit)))
-        return Dmg(
-            sum(min(r) for r in per_hit), sum(max(r) for r in per_hit), mean * (1 + 0.5 / 24)
-        )
     low, high = min(rolls), max(rolls)
     mean = sum(rolls) / len(rolls)
-    if hits > 1 and move and move.max_hits > 1:
-        # The bridge's rolls are per hit: scale by the expected hit count.
-        return Dmg(int(low * int(hits)), int(high * move.max_hits), mean * hits * (1 + 0.5 / 24))
+    if len(rolls) > 16 and len(rolls) % 16 == 0:
+        # Rolls per hit (Parental Bond, or hits of unequal damage): one list of 16 per hit.
+        per_hit = [rolls[i : i + 16] for i in range(0, len(rolls), 16)]
+        low = sum(min(r) for r in per_hit)
+        high = sum(max(r) for r in per_hit)
+        mean = sum(sum(r) / len(r) for r in per_hit)
+    move = move_facts(key[2])
+    if move is not None and move.max_hits > 1:
+        # The calc's rolls total the hits it assumed (three of a 2-5 hit move, all five with Skill
+        # Link): rescale to the hits this attacker lands, as the Python estimate counts them.
+        attacker = key[0]
+        assumed = calc_hits(move, attacker)
+        hits = expected_hits(move, attacker)
+        return Dmg(
+            int(low * max(1.0, math.floor(hits)) / assumed),
+            int(high * max(1.0, math.ceil(hits)) / assumed),
+            mean * hits / assumed * (1 + 0.5 / 24),
+        )
     return Dmg(int(low), int(high), mean * (1 + 0.5 / 24))

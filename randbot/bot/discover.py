@@ -30,6 +30,11 @@ HOPELESS_TURNS = 2  # the enemy outlasts us by this many turns: the matchup is h
 MIN_HEAL = 0.25  # a heal worth a turn restores at least this share of max HP
 
 
+# Moves that go last and fail on what the enemy does first: Focus Punch when its user is hit,
+# Shell Trap unless a physical move hits it.
+FAILS_ON_ENEMY_MOVE = frozenset({"focuspunch", "shelltrap"})
+
+
 def guaranteed_ko(t: Tactics) -> str | None:
     """Rule 1: a move whose lowest roll KOs every likely build before it can answer (or that survives)."""
     active = t.sit.active
@@ -45,6 +50,8 @@ def guaranteed_ko(t: Tactics) -> str | None:
             continue  # it only charges this turn: no KO before the enemy answers
         if move_id in FIRST_TURN_ONLY and not first_turn_out(t.sit.battle):
             continue  # Fake Out fails after its user's first turn out
+        if move_id in FAILS_ON_ENEMY_MOVE:
+            continue  # whether it goes at all is the enemy's choice: no sure KO
         ok = True
         for b, _w in t.enemy:
             dmg = t.engine.oracle.get(active, b, move_id, t.sit.field, True)

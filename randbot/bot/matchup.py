@@ -275,6 +275,8 @@ class MatchupEngine:
                 accuracy *= 0.8  # fails when the target does not attack
             if facts.id in ("fakeout", "firstimpression"):
                 continue  # first turn only: not a plan
+            if facts.id == "focuspunch" and _attacks(b, self.gen):
+                continue  # the foe hits it first every turn of the duel, and it fails
             mean = dmg.mean / bmax
             recoil = 0.0
             if facts.recoil:
@@ -892,6 +894,11 @@ def _can_take(mon: Mon, status: str) -> bool:
         "immunity",
         "pastelveil",
     )
+
+
+def _attacks(mon: Mon, gen: int) -> bool:
+    """It has a damaging move (in the duel it uses one every turn)."""
+    return any((f := move_facts(m, gen)) is not None and f.is_damaging for m in mon.moves)
 
 
 def _usable(options: list[Option], locked: str | None) -> list[Option]:

@@ -58,6 +58,9 @@ class MoveFacts:
     has_secondary: bool
     target: str
     locks_user: bool = False  # Outrage, Petal Dance, Thrash...: 2-3 turns locked in, then confused
+    # The hits @smogon/calc totals in its rolls when no hit count is given: a fixed count, else the
+    # fewest plus one (Skill Link: the most). Triple Axel's are in units of its first hit's power.
+    calc_hits: float = 1.0
     # A damaging move's sure secondary stat changes (chance 100), which Sheer Force removes: on the
     # user (Trailblaze, Flame Charge, Rapid Spin) and on the target it hits (Lunge, Icy Wind, Snarl).
     hit_self_boosts: tuple[tuple[str, int], ...] = ()
@@ -123,6 +126,10 @@ def _category(entry: dict, gen: int) -> str:
     return "Special" if entry.get("type") in SPECIAL_TYPES_BEFORE_GEN_4 else "Physical"
 
 
+# Each hit stronger than the last (10/20/30 or 20/40/60 power), each with its own accuracy check.
+RISING_POWER_HITS = frozenset({"tripleaxel", "triplekick"})
+
+
 @cache
 def move_facts(move_id: str, gen: int = GEN) -> MoveFacts | None:
     """Facts about a move by id in generation `gen`; None for ids poke-env does not know there
@@ -136,13 +143,16 @@ def move_facts(move_id: str, gen: int = GEN) -> MoveFacts | None:
         low, high = multihit
         hits = 3.1 if (low, high) == (2, 5) else (low + high) / 2
         max_hits = high
+        calc_hits = float(low + 1)
     elif isinstance(multihit, int):
         hits = float(multihit)
         max_hits = multihit
+        calc_hits = float(multihit)
     else:
-        hits, max_hits = 1.0, 1
-    if move_id in ("tripleaxel", "triplekick"):
+        hits, max_hits, calc_hits = 1.0, 1, 1.0
+    if move_id in RISING_POWER_HITS:
         hits = 1 + 2 * 0.9 + 3 * 0.81  # rising power per hit, folded into the hit count
+        calc_hits = 1 + 2 + 3
     recoil = entry.get("recoil")
     drain = entry.get("drain")
     heal = entry.get("heal")
@@ -175,6 +185,7 @@ def move_facts(move_id: str, gen: int = GEN) -> MoveFacts | None:
         priority=int(entry.get("priority", 0)),
         hits=hits,
         max_hits=max_hits,
+        calc_hits=calc_hits,
         recoil=(recoil[0] / recoil[1]) if recoil else 0.0,
         drain=(drain[0] / drain[1]) if drain else 0.0,
         heal=(heal[0] / heal[1]) if heal else 0.0,

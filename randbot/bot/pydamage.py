@@ -14,7 +14,7 @@ from poke_env.battle import Move
 
 from randbot.bot.field import FieldState
 from randbot.bot.mon import Mon
-from randbot.bot.movefacts import MoveFacts, effectiveness, move_facts
+from randbot.bot.movefacts import RISING_POWER_HITS, MoveFacts, effectiveness, move_facts
 
 _IMMUNE_ABILITY = {
     "GROUND": {"levitate", "eartheater"},
@@ -30,6 +30,28 @@ _TYPE_BOOST_ABILITY = {
     "rockypayload": ("ROCK", 1.5),
     "steelworker": ("STEEL", 1.5),
 }
+
+
+def expected_hits(move: MoveFacts, attacker: Mon) -> float:
+    """Hits of one use by this attacker, in units of the first hit's power (Skill Link lands all of
+    them, Loaded Dice four or five; Max Moves and Z-moves hit once)."""
+    if attacker.dynamaxed or attacker.z_move:
+        return 1.0
+    if attacker.ability == "skilllink" and move.max_hits > 1:
+        return move.calc_hits if move.id in RISING_POWER_HITS else float(move.max_hits)
+    if attacker.item == "loadeddice" and move.max_hits >= 5:
+        return 4.5
+    return move.hits
+
+
+def calc_hits(move: MoveFacts, attacker: Mon) -> float:
+    """Hits that @smogon/calc's rolls total for this attacker, in the same units (it is given no
+    hit count, so it picks as its own UI does)."""
+    if attacker.dynamaxed or attacker.z_move:
+        return 1.0
+    if attacker.ability == "skilllink" and move.max_hits > 1 and move.id not in RISING_POWER_HITS:
+        return float(move.max_hits)
+    return move.calc_hits
 
 
 def stage_multiplier(stage: int) -> float:
@@ -323,13 +345,7 @@ def estimate(
         mod *= 1.25
     if (dab == "bulletproof" and "bullet" in flags) or (dab == "soundproof" and "sound" in flags):
         return 0, 0, 0.0
-    hits = move.hits
-    if ab == "skilllink" and move.max_hits > 1:
-        hits = float(move.max_hits)
-    if item == "loadeddice" and move.max_hits >= 5:
-        hits = 4.5
-    if attacker.dynamaxed or attacker.z_move:
-        hits = 1.0  # Max Moves and Z-moves hit once
+    hits = expected_hits(move, attacker)
     high = base * mod
     if ab == "parentalbond":
         high *= 1.25
