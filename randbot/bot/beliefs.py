@@ -42,10 +42,17 @@ class BuildGuess:
         }
 
 
+def _item_id(item: str | None) -> str | None:
+    """An item's id; "" for a build that holds none (Acrobatics users), None when unknown."""
+    if item is None:
+        return None
+    return to_id(item) if item else ""
+
+
 def _guess(build: Any, weight: float) -> BuildGuess:
     return BuildGuess(
         moves=tuple(to_id(m) for m in build.moves),
-        item=to_id(build.item) if getattr(build, "item", None) else None,
+        item=_item_id(getattr(build, "item", None)),
         ability=to_id(build.ability) if getattr(build, "ability", None) else None,
         tera_type=build.tera_type.upper() if getattr(build, "tera_type", None) else None,
         level=getattr(build, "level", None),

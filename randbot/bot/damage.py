@@ -94,7 +94,7 @@ class DamageOracle:
                 if key in self._memo or key in self._pending or key in seen:
                     continue
                 move = move_facts(key[2])
-                if move is None or not move.is_damaging:
+                if move is None or not move.is_damaging or move.id in CALC_MISSES:
                     continue
                 seen.add(key)
                 missing.append(key)
@@ -151,6 +151,10 @@ class DamageOracle:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
 
+
+# Moves the pinned @smogon/calc answers with 0 damage (it has no case for halving the target's HP):
+# the Python estimate answers them.
+CALC_MISSES = frozenset({"superfang", "ruination", "naturesmadness"})
 
 # Damage that depends on the HP of either side; for every other move HP is left out of the memo key,
 # so a result survives the chip damage of the next turns.

@@ -58,9 +58,32 @@ def stage_multiplier(stage: int) -> float:
     return (2 + stage) / 2 if stage >= 0 else 2 / (2 - stage)
 
 
+# Arceus's plates: Judgment takes the plate's type, and moves of that type hit 1.2x harder.
+PLATES = {
+    "flameplate": "FIRE", "splashplate": "WATER", "zapplate": "ELECTRIC", "meadowplate": "GRASS",
+    "icicleplate": "ICE", "fistplate": "FIGHTING", "toxicplate": "POISON", "earthplate": "GROUND",
+    "skyplate": "FLYING", "mindplate": "PSYCHIC", "insectplate": "BUG", "stoneplate": "ROCK",
+    "spookyplate": "GHOST", "dracoplate": "DRAGON", "dreadplate": "DARK", "ironplate": "STEEL",
+    "pixieplate": "FAIRY",
+}  # fmt: skip
+# Ogerpon's masks: every move 1.2x; Ivy Cudgel takes the mask's type.
+MASKS = {"wellspringmask": "WATER", "hearthflamemask": "FIRE", "cornerstonemask": "ROCK"}
+# Paldean Tauros's Raging Bull takes the breed's type.
+_RAGING_BULL = {"taurospaldeacombat": "FIGHTING", "taurospaldeablaze": "FIRE"}
+_RAGING_BULL["taurospaldeaaqua"] = "WATER"
+
+
 def move_type(attacker: Mon, move: MoveFacts) -> str:
     if move.id == "terablast" and attacker.terastallized and attacker.tera_type:
         return attacker.tera_type
+    if move.id == "judgment" and attacker.item in PLATES:
+        return PLATES[attacker.item]
+    if move.id == "ivycudgel" and attacker.item in MASKS:
+        return MASKS[attacker.item]
+    if move.id == "revelationdance":
+        return attacker.types[0]
+    if move.id == "ragingbull" and attacker.species in _RAGING_BULL:
+        return _RAGING_BULL[attacker.species]
     if move.type == "NORMAL" and attacker.ability in _ATE:
         return _ATE[attacker.ability]
     return move.type
@@ -108,10 +131,16 @@ def speed(mon: Mon, field: FieldState, ours: bool) -> float:
     return s
 
 
+# Items Knock Off cannot remove (so no 1.5x): those a forme depends on.
+UNKNOCKABLE = (
+    frozenset(PLATES) | frozenset(MASKS) | {"rustedsword", "rustedshield", "boosterenergy"}
+)
+
+
 def _base_power(attacker: Mon, defender: Mon, move: MoveFacts, field: FieldState) -> float:
     bp = float(move.base_power)
     mid = move.id
-    if mid == "knockoff" and defender.item != "":
+    if mid == "knockoff" and defender.item != "" and defender.item not in UNKNOCKABLE:
         bp *= 1.5
     elif mid == "facade" and attacker.status:
         bp *= 2
@@ -239,6 +268,8 @@ def estimate(
     ab, item = attacker.ability, attacker.item
     if physical and ab in ("hugepower", "purepower"):
         atk *= 2
+    if item == "lightball" and attacker.species.startswith("pikachu"):
+        atk *= 2
     # A Dynamaxed holder gets no boost from its choice item (Showdown's items, and the calc).
     band = item == "choiceband" and not attacker.dynamaxed
     if physical and (ab in ("hustle", "gorillatactics") or band):
@@ -323,6 +354,8 @@ def estimate(
     if item == "lifeorb":
         mod *= 1.3
     if item == "expertbelt" and tmult > 1:
+        mod *= 1.2
+    if (item in PLATES and PLATES[item] == mtype) or item in MASKS:
         mod *= 1.2
     # Defender abilities
     dab = defender.ability

@@ -1,0 +1,114 @@
+"""The damage oracle against the real calc, and the Python estimate (which answers whatever the
+calc has not answered in time) against the calc's answers.
+
+Multi-hit moves: the calc's rolls total the hits it assumed (three of a 2-5 hit move, five with
+Skill Link), and the oracle counts the hits once, as the Python estimate does. (Counted twice, a
+Skill Link Cloyster's Icicle Spear looked like a sure KO on a Hitmonchan it took to half.)"""
+
+from __future__ import annotations
+
+import pytest
+
+from damagecalc_bridge import DamageCalc
+from randbot.bot.beliefs import species_guesses
+from randbot.bot.damage import DamageOracle
+from randbot.bot.field import FieldState
+from randbot.bot.mon import species_mon
+from randbot.bot.pydamage import estimate
+
+pytestmark = pytest.mark.integration
+
+FIELD = FieldState()
+HITMONCHAN = species_mon(
+    "hitmonchan", 88, ("drainpunch", "knockoff"), item="leftovers", ability="ironfist"
+)
+ATTACKERS = [
+    # (species, level, move, item, ability)
+    ("cloyster", 80, "iciclespear", "kingsrock", "skilllink"),  # five hits
+    ("cloyster", 80, "iciclespear", "loadeddice", "shellarmor"),  # four or five
+    ("leavanny", 85, "bulletseed", "lifeorb", "swarm"),  # two to five
+    ("dragapult", 75, "dragondarts", "choiceband", "infiltrator"),  # two
+    ("weavile", 83, "tripleaxel", "heavydutyboots", "pressure"),  # rising power
+    ("mausholdfour", 80, "populationbomb", "widelens", "technician"),  # ten
+]
+
+
+@pytest.mark.parametrize(("species", "level", "move", "item", "ability"), ATTACKERS)
+def test_multi_hit_damage_from_the_calc_counts_each_hit_once(
+    species: str, level: int, move: str, item: str, ability: str
+) -> None:
+    attacker = species_mon(species, level, (move,), item=item, ability=ability)
+    with DamageCalc(gen=9) as calc:
+        oracle = DamageOracle(calc=calc)
+        oracle.prefetch([(attacker, HITMONCHAN, move, FIELD, True)], wait_s=30.0)
+        answer = oracle.get(attacker, HITMONCHAN, move, FIELD, True)
+        assert oracle.bridge_hits == 1, "the calc did not answer"
+        oracle.close()
+    low, high, mean = estimate(attacker, HITMONCHAN, move, FIELD, True)
+    # The calc and the Python estimate differ in rounding, not in the number of hits.
+    assert 0.85 < answer.min / low < 1.15
+    assert 0.85 < answer.max / high < 1.15
+    assert 0.85 < answer.mean / mean < 1.15
+    assert answer.min <= answer.max
+
+
+def test_a_skill_link_icicle_spear_is_no_ko_on_a_healthy_hitmonchan() -> None:
+    cloyster = species_mon("cloyster", 80, ("iciclespear",), item="kingsrock", ability="skilllink")
+    with DamageCalc(gen=9) as calc:
+        oracle = DamageOracle(calc=calc)
+        oracle.prefetch([(cloyster, HITMONCHAN, "iciclespear", FIELD, True)], wait_s=30.0)
+        answer = oracle.get(cloyster, HITMONCHAN, "iciclespear", FIELD, True)
+        oracle.close()
+    # Recorded: five hits took 113 of its 229 HP.
+    assert answer.max < HITMONCHAN.hp
+    assert 0.4 < answer.mean / HITMONCHAN.max_hp < 0.7
+
+
+def test_super_fang_halves_the_target_though_the_calc_answers_zero() -> None:
+    pachirisu = species_mon(
+        "pachirisu", 95, ("superfang",), item="assaultvest", ability="voltabsorb"
+    )
+    hurt = HITMONCHAN.with_hp(HITMONCHAN.max_hp // 2)
+    with DamageCalc(gen=9) as calc:
+        oracle = DamageOracle(calc=calc)
+        assert (
+            calc.damage_many(
+                [(dict(species="Pachirisu"), dict(species="Hitmonchan"), "Super Fang")], ko=False
+            )[0].rolls[-1]
+            == 0
+        ), "the calc learned Super Fang: CALC_MISSES can shrink"
+        oracle.prefetch([(pachirisu, hurt, "superfang", FIELD, True)], wait_s=30.0)
+        answer = oracle.get(pachirisu, hurt, "superfang", FIELD, True)
+        oracle.close()
+    assert answer.min == answer.max == hurt.hp // 2
+
+
+# (attacker species, level, move, item, ability, defender species, level, item, ability):
+# moves whose type, power or boost the Python estimate once had wrong.
+AGREEING = [
+    ("arceusbug", 72, "judgment", "insectplate", "multitype", "arboliva", 88, "leftovers", "seedsower"),
+    ("ogerponwellspring", 78, "ivycudgel", "wellspringmask", "waterabsorb", "moltres", 85, "heavydutyboots", "flamebody"),
+    ("pikachu", 93, "playrough", "lightball", "lightningrod", "falinks", 90, "leftovers", "defiant"),
+    ("krookodile", 85, "knockoff", "choiceband", "intimidate", "arceusflying", 72, "skyplate", "multitype"),
+    ("oricoriopau", 90, "revelationdance", "heavydutyboots", "dancer", "houndoom", 86, "lifeorb", "flashfire"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("case", AGREEING, ids=[c[2] for c in AGREEING])
+def test_the_python_estimate_agrees_with_the_calc(case: tuple) -> None:
+    a_species, a_level, move, a_item, a_ability, d_species, d_level, d_item, d_ability = case
+    attacker = species_mon(a_species, a_level, (move,), item=a_item, ability=a_ability)
+    defender = species_mon(d_species, d_level, ("tackle",), item=d_item, ability=d_ability)
+    with DamageCalc(gen=9) as calc:
+        oracle = DamageOracle(calc=calc)
+        oracle.prefetch([(attacker, defender, move, FIELD, True)], wait_s=30.0)
+        answer = oracle.get(attacker, defender, move, FIELD, True)
+        oracle.close()
+    mean = estimate(attacker, defender, move, FIELD, True)[2]
+    assert abs(mean - answer.mean) <= 0.15 * answer.mean + 1, (mean, answer)
+
+
+def test_a_build_that_holds_no_item_is_known_to_hold_none() -> None:
+    """The set database writes "" for Jumpluff's itemless Acrobatics builds: that is no item (the
+    move's power doubles), not an item not yet seen."""
+    assert {g.item for g in species_guesses("gen9randombattle", "jumpluff")} == {""}
