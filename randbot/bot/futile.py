@@ -47,6 +47,28 @@ def sleep_clause_holds(battle: Any) -> bool:
     )
 
 
+# Moves that cure the user's whole team of status.
+TEAM_CURES = frozenset({"healbell", "aromatherapy"})
+
+
+def fails_on_the_field(move_id: str, battle: Any, enemy_builds: list[tuple[Mon, float]]) -> bool:
+    """A status move that fails as things stand: a team cure with nobody statused, an Encore on
+    a foe already encored or that has not moved since it came in, a Leech Seed on a foe already
+    seeded or of the Grass type (every likely build)."""
+    if move_id in TEAM_CURES:
+        return not any(p.status is not None and not p.fainted for p in battle.team.values())
+    foe = battle.opponent_active_pokemon
+    if foe is None:
+        return False
+    if move_id == "encore":
+        # first_turn: it came in last turn and has not moved yet, so there is nothing to repeat
+        return Effect.ENCORE in foe.effects or bool(getattr(foe, "first_turn", False))
+    if move_id == "leechseed":
+        grass = all("GRASS" in b.types for b, _w in enemy_builds) if enemy_builds else False
+        return Effect.LEECH_SEED in foe.effects or grass
+    return False
+
+
 def heal_blocked(battle: Any) -> bool:
     """Psychic Noise and friends: a recovery move would fail this turn."""
     poke = battle.active_pokemon
@@ -69,6 +91,12 @@ def can_status(enemy: Mon, status: str, move_id: str, field_terrain: str | None)
     if status == "par":
         if "ELECTRIC" in types or enemy.ability == "limber":
             return False
+        if move_id == "thunderwave" and enemy.ability in (
+            "voltabsorb",
+            "lightningrod",
+            "motordrive",
+        ):
+            return False  # it absorbs Electric moves, Thunder Wave too
         if move_id == "thunderwave" and effectiveness("ELECTRIC", enemy.types) == 0:
             return False
     if status == "brn" and (

@@ -10,6 +10,7 @@ from randbot.bot.futile import (
     FIRST_TURN_ONLY,
     UNPRICED_ATTACKS,
     can_status,
+    fails_on_the_field,
     first_turn_out,
     heal_blocked,
 )
@@ -137,11 +138,14 @@ class Tactics:
         return total
 
     def best_move(self, allow_tera: bool) -> tuple[MoveEval, list[MoveEval]]:
-        evals = self._without_idle_heals(self.move_evals(with_tera=allow_tera))
-        if self.config.avoid_feeding:
-            evals = self._without_doomed_setup(evals)
+        evals = self.move_evals(with_tera=allow_tera)
+        # Futile moves go first: where they are all that is left besides a heal, the heal is kept
+        # (Heal Bell with nobody statused, turn after turn, where Soft-Boiled at least heals).
         if self.config.skip_futile:
             evals = self._without_futile(evals)
+        evals = self._without_idle_heals(evals)
+        if self.config.avoid_feeding:
+            evals = self._without_doomed_setup(evals)
         plain = [e for e in evals if not e.tera]
         best_plain = max(plain, key=move_key)
         best = best_plain
@@ -186,7 +190,9 @@ class Tactics:
         duel counts it as a free turn, so it ranked above a weak hit. No Fake Out after the
         user's first turn out. No hazard already up on the enemy's side, no screen already up on
         ours (Spikes was played nine turns running into three layers). No dance that a likely
-        build's Dancer copies (Quiver Dance twice into an Oricorio, which raised itself too)."""
+        build's Dancer copies (Quiver Dance twice into an Oricorio, which raised itself too). No Heal
+        Bell with nobody statused, no Encore or Leech Seed that fails (Heal Bell was played seven
+        turns running into a Gengar that Blissey could not touch)."""
         blocked = heal_blocked(self.sit.battle)
         terrain = self.sit.field.terrain
         first_turn = first_turn_out(self.sit.battle)
@@ -206,6 +212,8 @@ class Tactics:
             if facts.is_screen and self.sit.field.ours.has(facts.side_condition or ""):
                 return True
             if "dance" in facts.flags and facts.is_setup and self._dancer_copies():
+                return True
+            if fails_on_the_field(move_id, self.sit.battle, self.enemy):
                 return True
             if facts.status is None:
                 return False
