@@ -112,3 +112,22 @@ def test_a_build_that_holds_no_item_is_known_to_hold_none() -> None:
     """The set database writes "" for Jumpluff's itemless Acrobatics builds: that is no item (the
     move's power doubles), not an item not yet seen."""
     assert {g.item for g in species_guesses("gen9randombattle", "jumpluff")} == {""}
+
+
+def test_supreme_overlord_and_last_respects_count_fainted_teammates() -> None:
+    kingambit = species_mon(
+        "kingambit", 77, ("kowtowcleave",), item="blackglasses", ability="supremeoverlord"
+    )
+    houndstone = species_mon("houndstone", 85, ("lastrespects",), item="", ability="fluffy")
+    assert kingambit.with_fallen(0) == kingambit
+    assert HITMONCHAN.with_fallen(3) == HITMONCHAN  # no move or ability of it counts them
+    with DamageCalc(gen=9) as calc:
+        oracle = DamageOracle(calc=calc)
+        pairs = [(kingambit.with_fallen(n), "kowtowcleave") for n in (0, 3)]
+        pairs += [(houndstone.with_fallen(n), "lastrespects") for n in (0, 2)]
+        requests = [(mon, HITMONCHAN, move, FIELD, True) for mon, move in pairs]
+        oracle.prefetch(requests, wait_s=30.0)
+        means = [oracle.get(*request).mean for request in requests]
+        oracle.close()
+    assert 1.25 < means[1] / means[0] < 1.35  # +10% a fainted teammate, from the calc
+    assert 2.9 < means[3] / means[2] < 3.1  # 150 power against 50, from the Python estimate

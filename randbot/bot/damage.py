@@ -152,9 +152,9 @@ class DamageOracle:
             self._pool = None
 
 
-# Moves the pinned @smogon/calc answers with 0 damage (it has no case for halving the target's HP):
-# the Python estimate answers them.
-CALC_MISSES = frozenset({"superfang", "ruination", "naturesmadness"})
+# Moves the pinned @smogon/calc prices wrong, answered by the Python estimate: it has no case for
+# halving the target's HP (0 damage) nor for Last Respects' power from fainted teammates (50).
+CALC_MISSES = frozenset({"superfang", "ruination", "naturesmadness", "lastrespects"})
 
 # Damage that depends on the HP of either side; for every other move HP is left out of the memo key,
 # so a result survives the chip damage of the next turns.
@@ -209,6 +209,8 @@ def _bridge_mon(mon: Mon) -> dict[str, Any]:
         data["teraType"] = _title(mon.tera_type)
     if mon.status:
         data["status"] = mon.status
+    if mon.allies_fainted:
+        data["alliesFainted"] = mon.allies_fainted  # Supreme Overlord
     if mon.dynamaxed:
         data["isDynamaxed"] = True  # the calc doubles its HP; `curHP` is already on that scale
     return data

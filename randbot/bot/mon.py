@@ -50,6 +50,9 @@ class Mon:
     z_move: bool = False
     # Used a recharge move (Hyper Beam) last turn: this turn it rests.
     must_recharge: bool = False
+    # Fainted teammates, kept only where they count (Supreme Overlord, Last Respects), so other
+    # Pokémon's memo keys stay the same as teammates fall.
+    allies_fainted: int = 0
 
     @property
     def max_hp(self) -> int:
@@ -70,6 +73,12 @@ class Mon:
 
     def boost(self, name: str) -> int:
         return self.boosts[BOOSTABLE.index(name)] if name in BOOSTABLE else 0
+
+    def with_fallen(self, allies_fainted: int) -> Mon:
+        """This Pokémon with `allies_fainted` teammates down, where that changes its damage."""
+        if self.ability == "supremeoverlord" or "lastrespects" in self.moves:
+            return replace(self, allies_fainted=allies_fainted)
+        return self
 
     def with_hp(self, hp: int) -> Mon:
         return replace(self, hp=max(0, min(self.max_hp, hp)))

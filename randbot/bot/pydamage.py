@@ -192,9 +192,11 @@ def _base_power(attacker: Mon, defender: Mon, move: MoveFacts, field: FieldState
     elif mid == "ragefist":
         bp = 75
     elif mid == "lastrespects":
-        bp = 75
+        bp = 50 + 50 * min(100, attacker.allies_fainted)
     if attacker.ability == "technician" and bp <= 60:
         bp *= 1.5
+    if attacker.ability == "supremeoverlord":
+        bp *= 1 + 0.1 * min(5, attacker.allies_fainted)
     return bp
 
 

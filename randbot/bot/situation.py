@@ -206,6 +206,12 @@ def read_situation(
         enemies[key] = slot
         if poke.active:
             enemy_active = slot
+    # Supreme Overlord and Last Respects hit harder for each fainted teammate.
+    our_fallen = sum(1 for p in battle.team.values() if p.fainted)
+    their_fallen = sum(1 for p in battle.opponent_team.values() if p.fainted)
+    ours = {key: mon.with_fallen(our_fallen) for key, mon in ours.items()}
+    for slot in enemies.values():
+        slot.builds = [(b.with_fallen(their_fallen), w) for b, w in slot.builds]
     if enemy_active is not None and enemy_active.poke.transformed:
         copied = _copied(battle, enemy_active.poke)
         if copied is not None:
