@@ -14,7 +14,7 @@ from randbot.bot.beliefs import species_guesses
 from randbot.bot.damage import DamageOracle
 from randbot.bot.field import FieldState
 from randbot.bot.mon import species_mon
-from randbot.bot.pydamage import estimate
+from randbot.bot.pydamage import estimate, speed
 
 pytestmark = pytest.mark.integration
 
@@ -131,3 +131,19 @@ def test_supreme_overlord_and_last_respects_count_fainted_teammates() -> None:
         oracle.close()
     assert 1.25 < means[1] / means[0] < 1.35  # +10% a fainted teammate, from the calc
     assert 2.9 < means[3] / means[2] < 3.1  # 150 power against 50, from the Python estimate
+
+
+def test_slow_start_halves_attack_and_speed_while_it_holds() -> None:
+    regigigas = species_mon("regigigas", 84, ("bodyslam",), item="leftovers", ability="slowstart")
+    slowed = regigigas.with_slow_start(True)
+    assert HITMONCHAN.with_slow_start(True) == HITMONCHAN
+    assert speed(slowed, FIELD, True) == speed(regigigas, FIELD, True) / 2
+    with DamageCalc(gen=9) as calc:
+        oracle = DamageOracle(calc=calc)
+        requests = [(mon, HITMONCHAN, "bodyslam", FIELD, True) for mon in (regigigas, slowed)]
+        oracle.prefetch(requests, wait_s=30.0)
+        full, halved = (oracle.get(*request).mean for request in requests)
+        oracle.close()
+    assert 0.45 < halved / full < 0.55
+    py_full, py_halved = (estimate(*request)[2] for request in requests)
+    assert 0.45 < py_halved / py_full < 0.55

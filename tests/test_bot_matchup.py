@@ -433,3 +433,15 @@ def test_the_chance_a_hit_kos_a_switch_in_spreads_over_its_rolls_and_hits():
     sashed = replace(sneasler, item="focussash")
     assert e.ko_chance([(cinccino, 1.0)], sashed, 1.0) == 0.0
     assert e.ko_chance([(cinccino, 0.5)], sneasler, 1.0) == pytest.approx(p * 0.5)
+
+
+def test_truant_loafs_every_other_turn_and_focus_punch_fails_into_an_attacker():
+    slaking = mon("slaking", 84, ("doubleedge", "earthquake"), "choiceband", "truant")
+    e = MatchupEngine(DamageOracle(None), FieldState(), charge_moves=True)
+    assert all(o.recharge for o in e.options(slaking, HEATRAN, True))
+    assert not any(o.recharge for o in e.options(GARCHOMP, HEATRAN, True))
+    dusknoir = mon("dusknoir", 88, ("focuspunch", "poltergeist"), "leftovers", "frisk")
+    heatran_moves = {o.move for o in e.options(dusknoir, HEATRAN, True)}
+    assert heatran_moves == {"poltergeist"}  # Heatran attacks each turn: Focus Punch fails
+    wall = mon("toxapex", 84, ("recover", "haze"), "blacksludge", "regenerator")
+    assert {o.move for o in e.options(dusknoir, wall, True)} == {"focuspunch", "poltergeist"}

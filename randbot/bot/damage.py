@@ -209,6 +209,8 @@ def _bridge_mon(mon: Mon) -> dict[str, Any]:
         data["teraType"] = _title(mon.tera_type)
     if mon.status:
         data["status"] = mon.status
+    if mon.slowed:
+        data["abilityOn"] = True  # Slow Start halves Attack and Speed only when switched on
     if mon.allies_fainted:
         data["alliesFainted"] = mon.allies_fainted  # Supreme Overlord
     if mon.dynamaxed:

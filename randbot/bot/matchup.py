@@ -306,7 +306,9 @@ class MatchupEngine:
                     contact="contact" in facts.flags,
                     switches_out=facts.self_switch,
                     charge=self.charge_moves and needs_charge(move_id, self.field),
-                    recharge=self.charge_moves and "recharge" in facts.flags,
+                    # Truant: it loafs the turn after each move, as after a Hyper Beam
+                    recharge=self.charge_moves
+                    and ("recharge" in facts.flags or a.ability == "truant"),
                 )
             )
         self._options[key] = out

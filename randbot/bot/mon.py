@@ -53,6 +53,8 @@ class Mon:
     # Fainted teammates, kept only where they count (Supreme Overlord, Last Respects), so other
     # Pokémon's memo keys stay the same as teammates fall.
     allies_fainted: int = 0
+    # Slow Start holds (Regigigas, five turns from its entry): Attack and Speed halved.
+    slowed: bool = False
 
     @property
     def max_hp(self) -> int:
@@ -79,6 +81,10 @@ class Mon:
         if self.ability == "supremeoverlord" or "lastrespects" in self.moves:
             return replace(self, allies_fainted=allies_fainted)
         return self
+
+    def with_slow_start(self, holds: bool) -> Mon:
+        """With Slow Start holding or not; unchanged for any other ability."""
+        return replace(self, slowed=holds) if self.ability == "slowstart" else self
 
     def with_hp(self, hp: int) -> Mon:
         return replace(self, hp=max(0, min(self.max_hp, hp)))

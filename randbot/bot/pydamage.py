@@ -117,6 +117,8 @@ def speed(mon: Mon, field: FieldState, ours: bool) -> float:
     s = mon.stat("spe") * stage_multiplier(mon.boost("spe"))
     if mon.item == "choicescarf":
         s *= 1.5
+    if mon.slowed:
+        s *= 0.5
     if mon.status == "par" and mon.ability != "quickfeet":
         s *= 0.5
     if field.side(ours).tailwind:
@@ -272,6 +274,8 @@ def estimate(
         atk *= 2
     if item == "lightball" and attacker.species.startswith("pikachu"):
         atk *= 2
+    if attacker.slowed and physical:
+        atk *= 0.5
     # A Dynamaxed holder gets no boost from its choice item (Showdown's items, and the calc).
     band = item == "choiceband" and not attacker.dynamaxed
     if physical and (ab in ("hustle", "gorillatactics") or band):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from poke_env.battle import Battle, Pokemon
+from poke_env.battle import Battle, Effect, Pokemon
 
 from randbot.bot.beliefs import Beliefs, BuildGuess, movepool, normalise, species_guesses
 from randbot.bot.field import FieldState, field_of
@@ -169,6 +169,11 @@ def _zoroark_of(guess: BuildGuess, species: list[str], battle_format: str) -> st
     return species[0]
 
 
+def _slow_start_holds(poke: Pokemon) -> bool:
+    """Slow Start holds on the active until its five turns end, and starts again on each entry."""
+    return not poke.active or Effect.SLOW_START in poke.effects
+
+
 def read_situation(
     battle: Battle,
     beliefs: Beliefs,
@@ -209,9 +214,15 @@ def read_situation(
     # Supreme Overlord and Last Respects hit harder for each fainted teammate.
     our_fallen = sum(1 for p in battle.team.values() if p.fainted)
     their_fallen = sum(1 for p in battle.opponent_team.values() if p.fainted)
-    ours = {key: mon.with_fallen(our_fallen) for key, mon in ours.items()}
+    ours = {
+        key: mon.with_fallen(our_fallen).with_slow_start(_slow_start_holds(battle.team[key]))
+        for key, mon in ours.items()
+    }
     for slot in enemies.values():
-        slot.builds = [(b.with_fallen(their_fallen), w) for b, w in slot.builds]
+        holds = _slow_start_holds(slot.poke)
+        slot.builds = [
+            (b.with_fallen(their_fallen).with_slow_start(holds), w) for b, w in slot.builds
+        ]
     if enemy_active is not None and enemy_active.poke.transformed:
         copied = _copied(battle, enemy_active.poke)
         if copied is not None:
