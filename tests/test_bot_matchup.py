@@ -445,3 +445,14 @@ def test_truant_loafs_every_other_turn_and_focus_punch_fails_into_an_attacker():
     assert heatran_moves == {"poltergeist"}  # Heatran attacks each turn: Focus Punch fails
     wall = mon("toxapex", 84, ("recover", "haze"), "blacksludge", "regenerator")
     assert {o.move for o in e.options(dusknoir, wall, True)} == {"focuspunch", "poltergeist"}
+
+
+def test_an_intact_disguise_takes_the_first_hit():
+    e = MatchupEngine(DamageOracle(None), FieldState(), hit_abilities=True)
+    mimikyu = mon("mimikyu", 80, ("playrough", "shadowsneak"), "lifeorb", "disguise")
+    busted = replace(mimikyu, species="mimikyubusted")
+    weak = mon("garchomp", 77, ("earthquake",), "lifeorb", "roughskin", hp=0.3)
+    # Garchomp, at 30% HP, has time for one Earthquake: it nearly KOs a busted Mimikyu and only
+    # breaks the Disguise of an intact one (an eighth of its HP, and its Life Orb's tenth).
+    assert e.duel(weak, busted).b_hp < 0.1
+    assert e.duel(weak, mimikyu).b_hp > 0.6

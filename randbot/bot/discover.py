@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from randbot.bot.decision import Decision
 from randbot.bot.futile import FIRST_TURN_ONLY, can_status, first_turn_out, heal_blocked
-from randbot.bot.matchup import charges_now, hazard_fraction
+from randbot.bot.matchup import charges_now, hazard_fraction, intact_shield
 from randbot.bot.mon import CHOICE_ITEMS, Mon
 from randbot.bot.movefacts import MoveFacts, move_facts
 from randbot.bot.pydamage import speed
@@ -55,6 +55,10 @@ def guaranteed_ko(t: Tactics) -> str | None:
         ok = True
         for b, _w in t.enemy:
             dmg = t.engine.oracle.get(active, b, move_id, t.sit.field, True)
+            shield = intact_shield(b)
+            if shield == "disguise" or (shield == "iceface" and facts.category == "Physical"):
+                ok = False  # the hit breaks the Disguise (or Ice Face) instead
+                break
             if dmg.min < b.hp:
                 ok = False
                 break

@@ -135,6 +135,7 @@ class _Side:
     recharging: bool = False  # used a recharge move last turn: this turn it cannot act
     abilities: bool = False  # Contrary, Simple and Unaware act on the stage changes of the duel
     seeded: bool = False  # Leech Seed: it loses an eighth each turn to the other side
+    shield: str | None = None  # an intact Disguise or Ice Face: it takes the next hit instead
 
     def lock(self, move_id: str | None) -> None:
         """A choice item holds it to its first move of the stay: no other attack, setup or heal."""
@@ -378,6 +379,8 @@ class MatchupEngine:
             s.heal_move, s.heal = _recovery(s.mon)
             s.lock(s.mon.locked)
             s.recharging = self.charge_moves and s.mon.must_recharge
+            if self.hit_abilities:
+                s.shield = intact_shield(s.mon)
         first_action: str | None = None
         a_first_flag = False
         turns = 0
@@ -563,6 +566,10 @@ class MatchupEngine:
         dealt = _dmg(opt, user, target, worst, is_a)
         if user.mon.status == "par" and not worst:
             dealt *= 0.75
+        if dealt > 0 and target.shield and (target.shield == "disguise" or opt.physical):
+            # Disguise takes the hit for an eighth of its HP; Ice Face a physical hit, for none
+            dealt = 1 / 8 if target.shield == "disguise" else 0.0
+            target.shield = None
         dealt = min(dealt, target.hp)
         if target.mon.ability == "sturdy" and target.hp >= 1.0 and dealt >= 1.0:
             dealt = 0.999
@@ -896,6 +903,16 @@ def _can_take(mon: Mon, status: str) -> bool:
         "immunity",
         "pastelveil",
     )
+
+
+# Forms whose ability takes a hit in their place, and what it takes: Mimikyu's Disguise any hit,
+# Eiscue's Ice Face a physical one (the busted and Noice forms are other species ids).
+_SHIELDS = {("mimikyu", "disguise"): "disguise", ("eiscue", "iceface"): "iceface"}
+
+
+def intact_shield(mon: Mon) -> str | None:
+    """ "disguise" or "iceface" while that ability will still take the next hit, else None."""
+    return _SHIELDS.get((mon.species, mon.ability))
 
 
 def _attacks(mon: Mon, gen: int) -> bool:
