@@ -161,3 +161,13 @@ def test_no_heal_bell_with_nobody_statused(explain_battle):
     assert "|| played: move healbell" in on
     assert "plan-stay: move" in off
     assert "healbell" not in on.split(" | ")[0]
+
+
+@pytest.mark.integration
+def test_no_strength_sap_into_clear_body(explain_battle):
+    """Turns 7 to 13: Sinistcha played Strength Sap seven times into a Clear Body Regirock, whose
+    Attack cannot drop (it fails, healing nothing); Matcha Gotcha hits."""
+    log = "strength-sap-into-clear-body-vs-heuristic.log.json"
+    on = _first_decision(explain_battle, log, 8, "skip_futile", True)
+    assert "|| played: move strengthsap" in on
+    assert "plan-stay: move matchagotcha" in on

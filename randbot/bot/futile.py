@@ -51,10 +51,15 @@ def sleep_clause_holds(battle: Any) -> bool:
 TEAM_CURES = frozenset({"healbell", "aromatherapy"})
 
 
+# Abilities that keep Strength Sap from lowering Attack, so it fails (and heals nothing).
+KEEPS_ATTACK = frozenset({"clearbody", "whitesmoke", "fullmetalbody", "goodasgold", "mirrorarmor"})
+
+
 def fails_on_the_field(move_id: str, battle: Any, enemy_builds: list[tuple[Mon, float]]) -> bool:
     """A status move that fails as things stand: a team cure with nobody statused, an Encore on
     a foe already encored or that has not moved since it came in, a Leech Seed on a foe already
-    seeded or of the Grass type (every likely build)."""
+    seeded or of the Grass type, a Strength Sap on a foe whose Attack cannot drop (every likely
+    build; Strength Sap was played seven times into a Clear Body Regirock)."""
     if move_id in TEAM_CURES:
         return not any(p.status is not None and not p.fainted for p in battle.team.values())
     foe = battle.opponent_active_pokemon
@@ -63,6 +68,12 @@ def fails_on_the_field(move_id: str, battle: Any, enemy_builds: list[tuple[Mon, 
     if move_id == "encore":
         # first_turn: it came in last turn and has not moved yet, so there is nothing to repeat
         return Effect.ENCORE in foe.effects or bool(getattr(foe, "first_turn", False))
+    if move_id == "strengthsap":
+        return (
+            foe.boosts.get("atk", 0) <= -6
+            or bool(enemy_builds)
+            and all(b.ability in KEEPS_ATTACK for b, _w in enemy_builds)
+        )
     if move_id == "leechseed":
         grass = all("GRASS" in b.types for b, _w in enemy_builds) if enemy_builds else False
         return Effect.LEECH_SEED in foe.effects or grass
