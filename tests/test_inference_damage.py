@@ -100,3 +100,31 @@ def test_no_damage_rule_while_our_ditto_is_transformed(calc):
     assert "nightslash" in veluza.revealed_moves
     assert not [r for r in veluza.rules if r.name.startswith("damage:") and "Ditto" in r.reason]
     assert _true_build_probability(veluza, truth) > 0
+
+
+def test_live_our_pokemon_takes_a_hit_with_the_format_spread_not_the_calcs_default(calc):
+    """Live, no request gives our EVs. Priced with the calc's default (none), our Reuniclus was
+    frailer than it is, and the 196 HP Donphan's Earthquake took fitted neither its Assault Vest
+    builds nor its Choice Band ones, so the rule was dropped and the bot kept assuming the vest.
+    Recorded against the heuristic; the bot reads the server's stream as it did live."""
+    from randbot.bot.config import BotConfig
+    from randbot.bot.player import RandBot
+    from randbot.replay import our_side, replay_log
+
+    log = load_log(
+        Path(__file__).parent / "fixtures" / "bot" / "choice-band-donphan-vs-heuristic.log.json"
+    )
+    config = BotConfig().with_overrides({"inference_damage": True, "search": False})
+    bot = RandBot(battle_format=log["format"], start_listening=False, bot_config=config)
+    bot.inference_calc = calc
+
+    def on_chunk(chunk: list[list[str]]) -> None:
+        bot.feed_trackers(chunk)
+
+    for battle, _request in replay_log(log, our_side(log), on_chunk):
+        if battle.turn == 16:
+            donphan = bot.tracker(battle).belief("donphan")
+            break
+    (taken,) = [r for r in donphan.rules if "took 196 HP" in r.reason]
+    assert taken.name not in donphan.relaxed_rules
+    assert {b.item for b, _ in donphan.posterior()} == {"Choice Band"}  # its true item

@@ -11,6 +11,7 @@ from randbot.formats import to_id
 from randbot.inference import inferences as inf
 from randbot.inference.damage import (
     FORME_ABILITIES,
+    STATS,
     UNMODELLED_VOLATILES,
     DamageObservation,
     make_test,
@@ -68,6 +69,11 @@ class DamageChecks(TrackerState):
         if enemy_attacks and self._our_illusion_hidden():
             return  # our active may be our Zoroark in disguise: its defences are not the shown ones
         our_set = dict(self._our_sets.get(ours_active.key, {}))
+        if "evs" not in our_set:
+            # Live, the request gives no EVs: the calc's default (0) made our Pokémon frailer
+            # than it is, so an enemy's hit fitted a stronger item than it held (Assault Vest
+            # Donphan's Earthquake priced as Choice Band's). The format's own spread instead.
+            our_set.update(self._format_spread(ours.species))
         # The forme on the field (Zacian-Crowned, Minior-Meteor): its types and stats take the hit.
         our_set.update({"species": ours.shown_species or ours.species, "level": ours.level})
         if ours.item is not None:
@@ -157,6 +163,25 @@ class DamageChecks(TrackerState):
             hit["stint"],
             self.turn,
         )
+
+    def _format_spread(self, species: str) -> dict[str, dict[str, int]]:
+        """The EVs and IVs the format's generator gives the species (its likeliest build)."""
+        setdb = getattr(self, "setdb", None)
+        if setdb is None:
+            return {}
+        try:
+            prior = setdb.prior(species)
+        except Exception:  # noqa: BLE001 - a species the database lacks: the calc's default
+            return {}
+        if not prior:
+            return {}
+        build = prior[0][0]
+        spread: dict[str, dict[str, int]] = {}
+        if getattr(build, "evs", None):
+            spread["evs"] = dict(zip(STATS, build.evs, strict=False))
+        if getattr(build, "ivs", None):
+            spread["ivs"] = dict(zip(STATS, build.ivs, strict=False))
+        return spread
 
     def _choice_check(self, belief: EnemyBelief, state: MonState, active: ActiveState) -> None:
         if state.item_changed or active.item_lost_this_stay:
