@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
@@ -173,22 +173,37 @@ def narrow(guesses: list[BuildGuess], mon: Pokemon) -> tuple[list[BuildGuess], b
     return [g for s, g in scored if s == best], best > 0
 
 
-def normalise(guesses: list[BuildGuess], top_k: int) -> list[BuildGuess]:
+def normalise(guesses: list[BuildGuess], top_k: int, merge_tera: bool = False) -> list[BuildGuess]:
+    """The `top_k` likeliest builds, their weights summing to 1. With `merge_tera`, builds that
+    differ only in tera type count as one first (the likeliest tera type stands for them), so the
+    cut keeps roles, not one role once per tera type."""
+    if merge_tera:
+        guesses = merge_tera_variants(guesses)
     ranked = sorted(guesses, key=lambda g: -g.weight)[:top_k]
     total = sum(g.weight for g in ranked) or 1.0
-    return [
-        BuildGuess(g.moves, g.item, g.ability, g.tera_type, g.level, g.weight / total)
-        for g in ranked
-    ]
+    return [replace(g, weight=g.weight / total) for g in ranked]
+
+
+def merge_tera_variants(guesses: list[BuildGuess]) -> list[BuildGuess]:
+    """One build per (moves, item, ability, level), weighing what its tera variants weighed."""
+    merged: dict[tuple, BuildGuess] = {}
+    for g in sorted(guesses, key=lambda g: -g.weight):
+        key = (frozenset(g.moves), g.item, g.ability, g.level)
+        kept = merged.get(key)
+        merged[key] = g if kept is None else replace(kept, weight=kept.weight + g.weight)
+    return list(merged.values())
 
 
 class Beliefs:
     """Build lists per enemy Pokémon, from the tracker (if enabled) or the narrowed prior."""
 
-    def __init__(self, battle_format: str, *, use_inference: bool, top_k: int) -> None:
+    def __init__(
+        self, battle_format: str, *, use_inference: bool, top_k: int, merge_tera: bool = False
+    ) -> None:
         self.battle_format = battle_format
         self.use_inference = use_inference
         self.top_k = top_k
+        self.merge_tera = merge_tera
 
     def builds(self, battle: AbstractBattle, mon: Pokemon, tracker: Any | None) -> list[BuildGuess]:
         guesses: list[BuildGuess] = []
@@ -205,4 +220,4 @@ class Beliefs:
                 log.info("no build of %s fits all evidence; kept the closest", mon.species)
         if not guesses:
             guesses = [BuildGuess(tuple(mon.moves), None, mon.ability, None, mon.level, 1.0)]
-        return normalise(guesses, self.top_k)
+        return normalise(guesses, self.top_k, self.merge_tera)

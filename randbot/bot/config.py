@@ -48,6 +48,10 @@ class BotConfig:
     use_bridge: bool = True  # @smogon/calc through damagecalc_bridge; off = the Python estimate
     bridge_max_calcs: int = 250  # new bridge calcs per decision (the rest: the Python estimate)
     top_builds: int = 6  # enemy builds kept per Pokémon (the most likely, renormalised)
+    # Builds differing only in tera type merged before that cut: the set database lists each role
+    # once per tera type, so the six likeliest Donphan builds were all one Assault Vest role, and
+    # its Choice Band and Stealth Rock roles (about half its sets) were never considered.
+    merge_tera_builds: bool = False
     # How the planner counts unseen enemy slots: "ignore" measured better than "prior" phantoms for the
     # planner-only variant (250/300 vs 390/500 against the heuristic; see the report).
     defeat_unseen: str = "ignore"  # "ignore" | "prior"

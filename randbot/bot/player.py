@@ -49,7 +49,10 @@ class RandBot(_Base):  # type: ignore[misc, valid-type]
         self.bot_config = bot_config or BotConfig()
         self.explain = explain
         self.beliefs = Beliefs(
-            self.format, use_inference=self.bot_config.inference, top_k=self.bot_config.top_builds
+            self.format,
+            use_inference=self.bot_config.inference,
+            top_k=self.bot_config.top_builds,
+            merge_tera=self.bot_config.merge_tera_builds,
         )
         calc = shared_calc(generation_of(self.format)) if self.bot_config.use_bridge else None
         self.oracle = DamageOracle(calc=calc)

@@ -144,7 +144,7 @@ def _illusion_slot(
         fitting = [g for g in prior if used <= set(g.moves)] or prior
         total = sum(g.weight for g in fitting) or 1.0
         guesses += [replace(g, weight=g.weight / total / len(species)) for g in fitting]
-    guesses = normalise(guesses, beliefs.top_k)
+    guesses = normalise(guesses, beliefs.top_k, beliefs.merge_tera)
     builds = []
     for g in guesses:
         mon = species_mon(
