@@ -57,3 +57,22 @@ def test_recorded_focus_punch_is_no_sure_ko_into_a_foe_that_attacks(explain_batt
     lines = [line for line in explain_battle(log, "10", {}) if "|| played: " in line]
     assert any("played: move focuspunch" in line for line in lines)  # what the old bot did
     assert lines and not any(": move focuspunch" in line.split("||")[0] for line in lines), lines
+
+
+def test_recorded_a_sucker_punch_that_failed_is_not_played_again_as_a_sure_ko(explain_battle):
+    """Recorded (seed 11 against the heuristic): a Bisharp played Sucker Punch as a sure KO six
+    turns running into a Lokix that kept choosing a First Impression that failed; each time the
+    Sucker Punch failed too. After one failure, the sure KO is Throat Chop."""
+    log = FIXTURES / "sucker-punch-fails-vs-heuristic.log.json"
+    lines = [line for line in explain_battle(log, "12-13", {}) if "|| played: " in line]
+    assert all("played: move suckerpunch" in line for line in lines)  # what the old bot did
+    assert "1-ko: move suckerpunch" in lines[0]  # before any failure it is the surest
+    assert "1-ko: move throatchop" in lines[1], lines
+
+
+def test_recorded_a_faster_foe_that_may_substitute_is_no_sure_ko(explain_battle):
+    """Recorded (seed 11 against the heuristic): Golurk's Earthquake was a "sure KO" on a faster
+    Jolteon that put up a Substitute first, five turns running (the doll took each hit)."""
+    log = FIXTURES / "substitute-not-a-ko-vs-heuristic.log.json"
+    lines = [line for line in explain_battle(log, "24", {}) if "|| played: " in line]
+    assert lines and not any("1-ko" in line for line in lines), lines

@@ -10,8 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from poke_env.battle import Effect
+
 from randbot.bot.decision import Decision
-from randbot.bot.futile import FIRST_TURN_ONLY, can_status, first_turn_out, heal_blocked
+from randbot.bot.futile import (
+    FIRST_TURN_ONLY,
+    NEEDS_AN_ATTACK,
+    can_status,
+    first_turn_out,
+    heal_blocked,
+)
 from randbot.bot.matchup import charges_now, hazard_fraction, intact_shield
 from randbot.bot.mon import CHOICE_ITEMS, Mon
 from randbot.bot.movefacts import MoveFacts, move_facts
@@ -40,6 +48,8 @@ def guaranteed_ko(t: Tactics) -> str | None:
     active = t.sit.active
     if active is None:  # e.g. just after a websocket resume, before poke-env knows our active again
         return None
+    if t.sit.enemy_active is not None and Effect.SUBSTITUTE in t.sit.enemy_active.poke.effects:
+        return None  # behind a Substitute: the hit breaks the doll, not the Pokémon
     best = None
     held = active.item in CHOICE_ITEMS
     for move_id in t.available_moves():
@@ -52,6 +62,8 @@ def guaranteed_ko(t: Tactics) -> str | None:
             continue  # Fake Out fails after its user's first turn out
         if move_id in FAILS_ON_ENEMY_MOVE:
             continue  # whether it goes at all is the enemy's choice: no sure KO
+        if move_id in NEEDS_AN_ATTACK and move_id in t.sit.failed_moves:
+            continue  # it failed last turn against this enemy: it did not attack
         ok = True
         for b, _w in t.enemy:
             dmg = t.engine.oracle.get(active, b, move_id, t.sit.field, True)
@@ -68,6 +80,9 @@ def guaranteed_ko(t: Tactics) -> str | None:
             )
             if t.sit.field.trick_room and facts.priority == 0:
                 we_first = speed(active, t.sit.field, True) < speed(b, t.sit.field, False)
+            if not we_first and "substitute" in b.moves and b.hp * 4 > b.max_hp:
+                ok = False  # it moves first and may put up a Substitute, which takes the hit
+                break
             if not we_first:
                 hit = t.engine.best_incoming_move(b, active)
                 if hit is not None and hit.high >= active.hp_fraction:

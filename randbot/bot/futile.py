@@ -47,6 +47,10 @@ def sleep_clause_holds(battle: Any) -> bool:
     )
 
 
+# Moves that fail unless the target attacks this turn: one that failed last turn against the
+# same enemy is likely to fail again (it keeps choosing the same status move).
+NEEDS_AN_ATTACK = frozenset({"suckerpunch", "thunderclap"})
+
 # Moves that cure the user's whole team of status.
 TEAM_CURES = frozenset({"healbell", "aromatherapy"})
 

@@ -67,6 +67,10 @@ class RandBot(_Base):  # type: ignore[misc, valid-type]
         self._last_moves: dict[str, dict[str, str]] = {}
         # battle tag -> side -> every move its active used since switching in (Illusion evidence)
         self._entry_moves: dict[str, dict[str, set[str]]] = {}
+        # battle tag -> side -> the moves that failed last turn (a Sucker Punch into a status move
+        # fails again while the same two face each other); and the turn still being played
+        self._failed_last_turn: dict[str, dict[str, set[str]]] = {}
+        self._failing: dict[str, dict[str, set[str]]] = {}
         self._weather_clock = WeatherClock()
         self._toxic_clock = ToxicClock()
         self._trap_clock = TrapClock()
@@ -121,7 +125,12 @@ class RandBot(_Base):  # type: ignore[misc, valid-type]
         acted = self._acted_this_turn.setdefault(tag, set())
         last_moves = self._last_moves.setdefault(tag, {})
         entry_moves = self._entry_moves.setdefault(tag, {})
+        failing = self._failing.setdefault(tag, {})
+        mover = None  # the side whose move line came last: a -fail on it is its move failing
         for fields in split_messages[1:]:
+            if len(fields) > 2 and fields[1] == "-fail" and fields[2][:2] == mover:
+                if mover in last_moves:
+                    failing.setdefault(mover, set()).add(last_moves[mover])
             self._weather_clock.note(tag, fields)
             self._toxic_clock.note(tag, fields)
             self._trap_clock.note(tag, fields)
@@ -129,12 +138,15 @@ class RandBot(_Base):  # type: ignore[misc, valid-type]
             event = read_event(fields[1:])
             if isinstance(event, TurnStarted):
                 acted.clear()
+                self._failed_last_turn[tag] = {side: set(m) for side, m in failing.items()}
+                failing.clear()
             elif isinstance(event, MoveUsed | Cant):
                 side = event.user.side if isinstance(event, MoveUsed) else event.ident.side
                 acted.add(side)
             elif isinstance(event, Entered) and event.kind == "switch":
                 acted.add(event.ident.side)
             if isinstance(event, MoveUsed):
+                mover = event.user.side
                 # a move called by another (Sleep Talk...) is not the one chosen, nor Struggle
                 # (a Choice holder out of PP stays locked into its move)
                 if not event.called and event.move_id != "struggle":
@@ -144,10 +156,14 @@ class RandBot(_Base):  # type: ignore[misc, valid-type]
                 if event.kind != "replace":
                     last_moves.pop(event.ident.side, None)
                 entry_moves.pop(event.ident.side, None)
+                failing.clear()  # a new pairing: what failed against the last one may not
+                self._failed_last_turn.pop(tag, None)
             elif isinstance(event, BattleEnded):
                 self._acted_this_turn.pop(tag, None)
                 self._last_moves.pop(tag, None)
                 self._entry_moves.pop(tag, None)
+                self._failed_last_turn.pop(tag, None)
+                self._failing.pop(tag, None)
                 self._weather_clock.forget(tag)
                 self._toxic_clock.forget(tag)
                 self._trap_clock.forget(tag)
@@ -165,6 +181,11 @@ class RandBot(_Base):  # type: ignore[misc, valid-type]
             return False  # a faint: replacements come at the end of the turn
         enemy = "p2" if battle.player_role == "p1" else "p1"
         return enemy not in self._acted_this_turn.get(battle.battle_tag, set())
+
+    def _our_failed_moves(self, battle: Battle) -> frozenset[str]:
+        """Our moves that failed last turn against the enemy still in front of us."""
+        failed = self._failed_last_turn.get(battle.battle_tag, {})
+        return frozenset(failed.get(battle.player_role or "", set()))
 
     def _enemy_entry_moves(self, battle: Battle) -> set[str]:
         enemy = "p2" if battle.player_role == "p1" else "p1"
@@ -189,6 +210,7 @@ class RandBot(_Base):  # type: ignore[misc, valid-type]
                 self._enemy_to_move(battle),
                 self._last_moves.get(battle.battle_tag),
                 self._enemy_entry_moves(battle),
+                self._our_failed_moves(battle),
             )
             order = self._order(battle, decision)
         except Exception as exc:  # noqa: BLE001 - never stall a battle: a safe order instead

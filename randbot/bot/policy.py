@@ -93,6 +93,7 @@ def decide(
     enemy_to_move: bool = False,
     last_moves: dict[str, str] | None = None,
     enemy_entry_moves: set[str] | None = None,
+    failed_moves: frozenset[str] = frozenset(),
 ) -> Decision:
     sit = read_situation(
         battle,
@@ -101,6 +102,7 @@ def decide(
         enemy_to_move and config.pivot_entry_hit,
         last_moves if config.choice_lock else None,
         enemy_entry_moves if config.illusion_check else None,
+        failed_moves,
     )
     if sit.enemy_active is None:
         return blind_entry(sit, oracle)

@@ -44,6 +44,8 @@ class Situation:
     unseen: int  # enemy slots not yet revealed
     # The enemy has not acted yet this turn: a switch-in now (after our U-turn, Volt Switch…) takes its hit.
     enemy_to_move: bool = False
+    # Our moves that failed last turn against this same enemy (Sucker Punch into a status move).
+    failed_moves: frozenset[str] = frozenset()
 
     @property
     def bench(self) -> dict[str, Mon]:
@@ -181,6 +183,7 @@ def read_situation(
     enemy_to_move: bool = False,
     last_moves: dict[str, str] | None = None,
     enemy_entry_moves: set[str] | None = None,
+    failed_moves: frozenset[str] = frozenset(),
 ) -> Situation:
     """`last_moves`: each side's ("p1"/"p2") move since its active switched in, for choice locks.
     `enemy_entry_moves`: every move the enemy active used since it came in (Illusion evidence;
@@ -237,4 +240,5 @@ def read_situation(
         enemy_active=enemy_active,
         unseen=max(0, TEAM_SIZE - len(battle.opponent_team)),
         enemy_to_move=enemy_to_move and enemy_active is not None,
+        failed_moves=failed_moves,
     )

@@ -8,6 +8,7 @@ from randbot.bot.config import BotConfig
 from randbot.bot.decision import Deadline
 from randbot.bot.futile import (
     FIRST_TURN_ONLY,
+    NEEDS_AN_ATTACK,
     UNPRICED_ATTACKS,
     can_status,
     fails_on_the_field,
@@ -214,6 +215,8 @@ class Tactics:
             if "dance" in facts.flags and facts.is_setup and self._dancer_copies():
                 return True
             if fails_on_the_field(move_id, self.sit.battle, self.enemy):
+                return True
+            if move_id in NEEDS_AN_ATTACK and move_id in self.sit.failed_moves:
                 return True
             if facts.status is None:
                 return False
