@@ -147,3 +147,16 @@ def test_slow_start_halves_attack_and_speed_while_it_holds() -> None:
     assert 0.45 < halved / full < 0.55
     py_full, py_halved = (estimate(*request)[2] for request in requests)
     assert 0.45 < py_halved / py_full < 0.55
+
+
+def test_poltergeist_does_nothing_to_a_target_that_holds_nothing() -> None:
+    dusknoir = species_mon("dusknoir", 88, ("poltergeist",), item="leftovers", ability="frisk")
+    bare = species_mon("hitmonchan", 88, ("drainpunch",), item="", ability="ironfist")
+    with DamageCalc(gen=9) as calc:
+        oracle = DamageOracle(calc=calc)
+        requests = [(dusknoir, mon, "poltergeist", FIELD, True) for mon in (HITMONCHAN, bare)]
+        oracle.prefetch(requests, wait_s=30.0)
+        held, none = (oracle.get(*request) for request in requests)
+        oracle.close()
+    assert held.mean > 0 and none.max == 0
+    assert estimate(*requests[1]) == (0, 0, 0.0)

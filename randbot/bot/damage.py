@@ -268,6 +268,8 @@ def _bridge_request(
 
 
 def _from_bridge(result: Any, key: Key) -> Dmg | None:
+    if key[2] == "poltergeist" and key[1].item == "":
+        return ZERO  # it fails on a target that holds nothing (the calc prices it anyway)
     rolls = list(getattr(result, "rolls", None) or [])
     if not rolls:
         return None

@@ -95,6 +95,8 @@ def can_status(enemy: Mon, status: str, move_id: str, field_terrain: str | None)
         return False
     if enemy.ability in ("goodasgold", "magicbounce", "purifyingsalt", "comatose"):
         return False
+    if enemy.ability == "shieldsdown" and enemy.hp * 2 > enemy.max_hp:
+        return False  # Minior's Meteor Form, above half HP, takes no status
     types = set(enemy.types)
     facts = move_facts(move_id)
     if (

@@ -242,6 +242,8 @@ def estimate(
         return attacker.level, attacker.level, float(attacker.level)
     if isinstance(move.fixed_damage, int):
         return move.fixed_damage, move.fixed_damage, float(move.fixed_damage)
+    if move.id == "poltergeist" and defender.item == "":
+        return 0, 0, 0.0  # it fails on a target that holds nothing
     if move.id in ("superfang", "ruination", "naturesmadness"):
         half = max(1, defender.hp // 2)
         return half, half, float(half)
