@@ -41,6 +41,9 @@ class BotConfig:
         True  # the inference tracker's posterior; off = species prior narrowed by reveals
     )
     # The tracker's damage-roll checks through the shared bridge (its inference improves; cost per turn).
+    # With our Pokémon priced at the format's EV spread (before, at none): 463 of 500 against the
+    # heuristic where the bot without them won 462 (+10 -9, seed 11), decisions p95 157 ms against
+    # 148: no stronger, so off.
     inference_damage: bool = False
     tera: bool = True
     # Each generation's gimmick (randbot/bot/gimmick.py): Mega Evolution, Z-moves, Dynamax.
@@ -50,7 +53,9 @@ class BotConfig:
     top_builds: int = 6  # enemy builds kept per Pokémon (the most likely, renormalised)
     # Builds differing only in tera type merged before that cut: the set database lists each role
     # once per tera type, so the six likeliest Donphan builds were all one Assault Vest role, and
-    # its Choice Band and Stealth Rock roles (about half its sets) were never considered.
+    # its Choice Band and Stealth Rock roles (about half its sets) were never considered. With
+    # inference_damage on: 456 of 500 against the heuristic where inference_damage alone won 463
+    # (+13 -20, seed 11); like planner_distinct_builds, more roles measured weaker, so off.
     merge_tera_builds: bool = False
     # How the planner counts unseen enemy slots: "ignore" measured better than "prior" phantoms for the
     # planner-only variant (250/300 vs 390/500 against the heuristic; see the report).
