@@ -42,7 +42,7 @@ class BotConfig:
     )
     # The tracker's damage-roll checks through the shared bridge (its inference improves; cost per turn).
     # With our Pokémon priced at the format's EV spread (before, at none): 463 of 500 against the
-    # heuristic where the bot without them won 462 (+10 -9, seed 11), decisions p95 157 ms against
+    # heuristic where the bot without them won 462 (+10 -9, seed 11), decisions p95 156 ms against
     # 148: no stronger, so off.
     inference_damage: bool = False
     tera: bool = True
