@@ -15,12 +15,12 @@ from poke_env.battle import Effect
 from randbot.bot.decision import Decision
 from randbot.bot.futile import (
     FIRST_TURN_ONLY,
-    NEEDS_AN_ATTACK,
     can_status,
+    fails_again,
     first_turn_out,
     heal_blocked,
 )
-from randbot.bot.matchup import charges_now, hazard_fraction, intact_shield
+from randbot.bot.matchup import charges_now, hazard_fraction, intact_shield, shield_takes
 from randbot.bot.mon import CHOICE_ITEMS, Mon
 from randbot.bot.movefacts import MoveFacts, move_facts
 from randbot.bot.pydamage import speed
@@ -62,13 +62,12 @@ def guaranteed_ko(t: Tactics) -> str | None:
             continue  # Fake Out fails after its user's first turn out
         if move_id in FAILS_ON_ENEMY_MOVE:
             continue  # whether it goes at all is the enemy's choice: no sure KO
-        if move_id in NEEDS_AN_ATTACK and move_id in t.sit.failed_moves:
+        if fails_again(move_id, t.sit.failed_moves):
             continue  # it failed last turn against this enemy: it did not attack
         ok = True
         for b, _w in t.enemy:
             dmg = t.engine.oracle.get(active, b, move_id, t.sit.field, True)
-            shield = intact_shield(b)
-            if shield == "disguise" or (shield == "iceface" and facts.category == "Physical"):
+            if shield_takes(intact_shield(b), facts.category == "Physical"):
                 ok = False  # the hit breaks the Disguise (or Ice Face) instead
                 break
             if dmg.min < b.hp:

@@ -51,6 +51,12 @@ def sleep_clause_holds(battle: Any) -> bool:
 # same enemy is likely to fail again (it keeps choosing the same status move).
 NEEDS_AN_ATTACK = frozenset({"suckerpunch", "thunderclap"})
 
+
+def fails_again(move_id: str, failed_last_turn: frozenset[str]) -> bool:
+    """A move that needs the target to attack, and failed last turn against this same target."""
+    return move_id in NEEDS_AN_ATTACK and move_id in failed_last_turn
+
+
 # Moves that cure the user's whole team of status.
 TEAM_CURES = frozenset({"healbell", "aromatherapy"})
 

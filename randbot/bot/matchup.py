@@ -18,7 +18,13 @@ from randbot.bot.field import FieldState
 from randbot.bot.futile import can_status
 from randbot.bot.mon import BOOSTABLE, CHOICE_ITEMS, Mon
 from randbot.bot.movefacts import MoveFacts, effectiveness, move_facts
-from randbot.bot.pydamage import is_grounded, speed, stage_multiplier, type_multiplier
+from randbot.bot.pydamage import (
+    is_grounded,
+    knockable_item,
+    speed,
+    stage_multiplier,
+    type_multiplier,
+)
 
 MAX_TURNS = 12
 SETUP_PLANS = (0, 1, 2)
@@ -566,7 +572,7 @@ class MatchupEngine:
         dealt = _dmg(opt, user, target, worst, is_a)
         if user.mon.status == "par" and not worst:
             dealt *= 0.75
-        if dealt > 0 and target.shield and (target.shield == "disguise" or opt.physical):
+        if dealt > 0 and shield_takes(target.shield, opt.physical):
             # Disguise takes the hit for an eighth of its HP; Ice Face a physical hit, for none
             dealt = 1 / 8 if target.shield == "disguise" else 0.0
             target.shield = None
@@ -915,6 +921,11 @@ def intact_shield(mon: Mon) -> str | None:
     return _SHIELDS.get((mon.species, mon.ability))
 
 
+def shield_takes(shield: str | None, physical: bool) -> bool:
+    """The intact shield takes this hit: Disguise any, Ice Face a physical one."""
+    return shield == "disguise" or (shield == "iceface" and physical)
+
+
 def _attacks(mon: Mon, gen: int) -> bool:
     """It has a damaging move (in the duel it uses one every turn)."""
     return any((f := move_facts(m, gen)) is not None and f.is_damaging for m in mon.moves)
@@ -1013,16 +1024,10 @@ def _charges_now(user: _Side, opt: Option) -> bool:
 
 _SLEEPLESS = {"insomnia", "vitalspirit", "comatose", "purifyingsalt", "sweetveil"}
 
-# Items Knock Off cannot remove: those a forme depends on (Arceus's plates, Ogerpon's masks...).
-_FIXED_ITEM_SUFFIXES = ("plate", "memory", "drive", "mask", "crystal", "globe", "core")
-_FIXED_ITEMS = {"rustedsword", "rustedshield", "boosterenergy"}
-
 
 def _knockable(mon: Mon) -> bool:
-    item = mon.item
-    if not item or mon.ability == "stickyhold" or item in _FIXED_ITEMS:
-        return False
-    return not item.endswith(_FIXED_ITEM_SUFFIXES)
+    """Knock Off takes its item: it holds one that comes off, and no Sticky Hold keeps it."""
+    return bool(mon.item) and mon.ability != "stickyhold" and knockable_item(mon.item)
 
 
 def _best_setup(mon: Mon) -> str | None:

@@ -69,8 +69,11 @@ PLATES = {
 # Ogerpon's masks: every move 1.2x; Ivy Cudgel takes the mask's type.
 MASKS = {"wellspringmask": "WATER", "hearthflamemask": "FIRE", "cornerstonemask": "ROCK"}
 # Paldean Tauros's Raging Bull takes the breed's type.
-_RAGING_BULL = {"taurospaldeacombat": "FIGHTING", "taurospaldeablaze": "FIRE"}
-_RAGING_BULL["taurospaldeaaqua"] = "WATER"
+_RAGING_BULL = {
+    "taurospaldeacombat": "FIGHTING",
+    "taurospaldeablaze": "FIRE",
+    "taurospaldeaaqua": "WATER",
+}
 
 
 def move_type(attacker: Mon, move: MoveFacts) -> str:
@@ -133,16 +136,23 @@ def speed(mon: Mon, field: FieldState, ours: bool) -> float:
     return s
 
 
-# Items Knock Off cannot remove (so no 1.5x): those a forme depends on.
-UNKNOCKABLE = (
-    frozenset(PLATES) | frozenset(MASKS) | {"rustedsword", "rustedshield", "boosterenergy"}
-)
+# Items Knock Off cannot remove (nor gets its 1.5x from): those a forme depends on (Arceus's
+# plates, Silvally's memories, Ogerpon's masks...).
+_FIXED_ITEM_SUFFIXES = ("plate", "memory", "drive", "mask", "crystal", "globe", "core")
+_FIXED_ITEMS = frozenset({"rustedsword", "rustedshield", "boosterenergy"})
+
+
+def knockable_item(item: str) -> bool:
+    """Knock Off can remove this (held) item."""
+    return item not in _FIXED_ITEMS and not item.endswith(_FIXED_ITEM_SUFFIXES)
 
 
 def _base_power(attacker: Mon, defender: Mon, move: MoveFacts, field: FieldState) -> float:
     bp = float(move.base_power)
     mid = move.id
-    if mid == "knockoff" and defender.item != "" and defender.item not in UNKNOCKABLE:
+    if mid == "knockoff" and (
+        defender.item is None or defender.item and knockable_item(defender.item)
+    ):
         bp *= 1.5
     elif mid == "facade" and attacker.status:
         bp *= 2

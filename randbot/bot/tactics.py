@@ -8,9 +8,9 @@ from randbot.bot.config import BotConfig
 from randbot.bot.decision import Deadline
 from randbot.bot.futile import (
     FIRST_TURN_ONLY,
-    NEEDS_AN_ATTACK,
     UNPRICED_ATTACKS,
     can_status,
+    fails_again,
     fails_on_the_field,
     first_turn_out,
     heal_blocked,
@@ -216,7 +216,7 @@ class Tactics:
                 return True
             if fails_on_the_field(move_id, self.sit.battle, self.enemy):
                 return True
-            if move_id in NEEDS_AN_ATTACK and move_id in self.sit.failed_moves:
+            if fails_again(move_id, self.sit.failed_moves):
                 return True
             if facts.status is None:
                 return False

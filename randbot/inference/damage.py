@@ -85,6 +85,18 @@ def variant_key(build: Build) -> tuple:
     )
 
 
+def spread_of(build: Build) -> dict[str, dict[str, int]]:
+    """The build's EVs and IVs as calc set keys (none given: the calc's defaults)."""
+    spread: dict[str, dict[str, int]] = {}
+    evs = getattr(build, "evs", None)
+    ivs = getattr(build, "ivs", None)
+    if evs:
+        spread["evs"] = dict(zip(STATS, evs, strict=False))
+    if ivs:
+        spread["ivs"] = dict(zip(STATS, ivs, strict=False))
+    return spread
+
+
 def enemy_set(build: Build, state: dict[str, Any]) -> dict[str, Any]:
     # The species as shown (Zamazenta-Crowned), not the set's base name: formes change stats.
     spec: dict[str, Any] = {"species": state.get("species") or build.species, "level": build.level}
@@ -92,12 +104,7 @@ def enemy_set(build: Build, state: dict[str, Any]) -> dict[str, Any]:
         spec["item"] = build.item
     if build.ability:
         spec["ability"] = build.ability
-    evs = getattr(build, "evs", None)
-    ivs = getattr(build, "ivs", None)
-    if evs:
-        spec["evs"] = dict(zip(STATS, evs, strict=False))
-    if ivs:
-        spec["ivs"] = dict(zip(STATS, ivs, strict=False))
+    spec.update(spread_of(build))
     if state.get("boosts"):
         spec["boosts"] = state["boosts"]
     if state.get("status"):

@@ -11,10 +11,10 @@ from randbot.formats import to_id
 from randbot.inference import inferences as inf
 from randbot.inference.damage import (
     FORME_ABILITIES,
-    STATS,
     UNMODELLED_VOLATILES,
     DamageObservation,
     make_test,
+    spread_of,
 )
 from randbot.inference.dexdata import (
     effectiveness,
@@ -173,15 +173,7 @@ class DamageChecks(TrackerState):
             prior = setdb.prior(species)
         except Exception:  # noqa: BLE001 - a species the database lacks: the calc's default
             return {}
-        if not prior:
-            return {}
-        build = prior[0][0]
-        spread: dict[str, dict[str, int]] = {}
-        if getattr(build, "evs", None):
-            spread["evs"] = dict(zip(STATS, build.evs, strict=False))
-        if getattr(build, "ivs", None):
-            spread["ivs"] = dict(zip(STATS, build.ivs, strict=False))
-        return spread
+        return spread_of(prior[0][0]) if prior else {}
 
     def _choice_check(self, belief: EnemyBelief, state: MonState, active: ActiveState) -> None:
         if state.item_changed or active.item_lost_this_stay:
