@@ -456,3 +456,37 @@ def test_an_intact_disguise_takes_the_first_hit():
     # breaks the Disguise of an intact one (an eighth of its HP, and its Life Orb's tenth).
     assert e.duel(weak, busted).b_hp < 0.1
     assert e.duel(weak, mimikyu).b_hp > 0.6
+
+
+def test_blood_moon_rests_a_turn_between_uses_and_future_sight_is_no_duel_hit():
+    e = engine()
+    ursaluna = mon("ursalunabloodmoon", 78, ("bloodmoon", "earthpower"), "leftovers", "mindseye")
+    assert all(o.no_repeat == (o.move == "bloodmoon") for o in e.options(ursaluna, HEATRAN, True))
+    moves = []
+    original = e._act
+
+    def record(user, action, target, worst, is_a):
+        if is_a:
+            moves.append(action[0])
+        original(user, action, target, worst, is_a)
+
+    e._act = record
+    e.duel(ursaluna, mon("blissey", 85, ("softboiled",), "leftovers", "naturalcure"))
+    assert len(moves) >= 3
+    assert all(not (x == y == "bloodmoon") for x, y in zip(moves, moves[1:], strict=False))
+    assert "bloodmoon" in moves
+    slowbro = mon("slowbro", 86, ("futuresight", "scald", "slackoff"), "leftovers", "regenerator")
+    assert {o.move for o in e.options(slowbro, GARCHOMP, True)} == {"scald"}
+
+
+def test_eruption_weakens_with_the_users_hp_in_the_duel():
+    typhlosion = mon("typhlosion", 84, ("eruption",), "choicescarf", "flashfire")
+    target = mon("blissey", 85, ("seismictoss",), "heavydutyboots", "naturalcure")
+    full = engine().duel(typhlosion, target)
+    # against the same move at a fixed power (the duel's belief before)
+    e = engine()
+    (opt,) = e.options(typhlosion, target, True)
+    assert opt.hp_power
+    e._options[(typhlosion, target, True)] = [replace(opt, hp_power=False)]
+    fixed = e.duel(typhlosion, target)
+    assert full.b_hp > fixed.b_hp + 0.1  # each Seismic Toss taken cuts every later Eruption

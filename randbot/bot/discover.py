@@ -20,7 +20,13 @@ from randbot.bot.futile import (
     first_turn_out,
     heal_blocked,
 )
-from randbot.bot.matchup import charges_now, hazard_fraction, intact_shield, shield_takes
+from randbot.bot.matchup import (
+    DELAYED_MOVES,
+    charges_now,
+    hazard_fraction,
+    intact_shield,
+    shield_takes,
+)
 from randbot.bot.mon import CHOICE_ITEMS, Mon
 from randbot.bot.movefacts import MoveFacts, move_facts
 from randbot.bot.pydamage import speed
@@ -62,6 +68,8 @@ def guaranteed_ko(t: Tactics) -> str | None:
             continue  # Fake Out fails after its user's first turn out
         if move_id in FAILS_ON_ENEMY_MOVE:
             continue  # whether it goes at all is the enemy's choice: no sure KO
+        if move_id in DELAYED_MOVES:
+            continue  # Future Sight lands two turns later: no KO before the enemy answers
         if fails_again(move_id, t.sit.failed_moves):
             continue  # it failed last turn against this enemy: it did not attack
         ok = True

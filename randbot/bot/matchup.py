@@ -28,6 +28,10 @@ from randbot.bot.pydamage import (
 
 MAX_TURNS = 12
 SETUP_PLANS = (0, 1, 2)
+# Moves that land two turns after their use and fail while one is pending.
+DELAYED_MOVES = frozenset({"futuresight", "doomdesire"})
+# Moves whose power is their user's HP share of 150 (Dragon Energy of 150 too).
+HP_POWER_MOVES = frozenset({"eruption", "waterspout", "dragonenergy"})
 SETTLED = 0.05  # chance mode: a duel whose undecided share falls below this is decided
 
 
@@ -70,6 +74,8 @@ class Option:
     charge: bool = False  # two turns: it charges first (Solar Beam out of sun, Meteor Beam...)
     recharge: bool = False  # the user must rest the turn after (Hyper Beam, Giga Impact)
     target_boosts: tuple[tuple[str, int], ...] = ()  # a hit's sure stat changes on the target
+    no_repeat: bool = False  # it cannot be used twice in a row (Blood Moon, Gigaton Hammer)
+    hp_power: bool = False  # its power falls with its user's HP (Eruption, Water Spout)
 
 
 @dataclass(frozen=True)
@@ -142,6 +148,7 @@ class _Side:
     abilities: bool = False  # Contrary, Simple and Unaware act on the stage changes of the duel
     seeded: bool = False  # Leech Seed: it loses an eighth each turn to the other side
     shield: str | None = None  # an intact Disguise or Ice Face: it takes the next hit instead
+    last: str | None = None  # the move it used last turn (Blood Moon cannot follow itself)
 
     def lock(self, move_id: str | None) -> None:
         """A choice item holds it to its first move of the stay: no other attack, setup or heal."""
@@ -282,6 +289,8 @@ class MatchupEngine:
                 accuracy *= 0.8  # fails when the target does not attack
             if facts.id in ("fakeout", "firstimpression"):
                 continue  # first turn only: not a plan
+            if facts.id in DELAYED_MOVES:
+                continue  # it lands two turns later, and not again while pending: not a duel's hit
             if facts.id == "focuspunch" and _attacks(b, self.gen):
                 continue  # the foe hits it first every turn of the duel, and it fails
             mean = dmg.mean / bmax
@@ -316,6 +325,8 @@ class MatchupEngine:
                     # Truant: it loafs the turn after each move, as after a Hyper Beam
                     recharge=self.charge_moves
                     and ("recharge" in facts.flags or a.ability == "truant"),
+                    no_repeat="cantusetwice" in facts.flags,
+                    hp_power=facts.id in HP_POWER_MOVES,
                 )
             )
         self._options[key] = out
@@ -472,6 +483,8 @@ class MatchupEngine:
                 return setup, None
         best: tuple[float, Option] | None = None
         for opt in user.options:
+            if opt.no_repeat and opt.move == user.last and user.locked is None:
+                continue  # Blood Moon and Gigaton Hammer fail the turn after their own use
             dealt = _dmg(opt, user, target, worst, attacker_is_a)
             # A KO this turn that lands before the target moves is worth everything; prefer surer ones.
             value = dealt
@@ -538,6 +551,7 @@ class MatchupEngine:
 
     def _act(self, user: _Side, action, target: _Side, worst: bool, is_a: bool) -> None:
         move_id, opt = action
+        user.last = move_id
         if move_id is None:
             if user.asleep > 0:
                 user.asleep -= 1
@@ -962,6 +976,9 @@ def _dmg(opt: Option, user: _Side, target: _Side, worst: bool, user_is_a: bool) 
         scale = _stage_ratio(user.mon.boost("spa"), own * user.spa) / _stage_ratio(
             target.mon.boost("spd"), foes * target.spd
         )
+    if opt.hp_power and user.mon.hp_fraction > 0:
+        # the calc priced it at the HP the user had; its power falls in step with the HP lost since
+        scale *= min(1.0, max(0.0, user.hp) / user.mon.hp_fraction)
     if worst:
         # Worst case for A: A rolls low and may miss; B rolls high and always hits.
         base = opt.low * opt.accuracy if user_is_a else opt.high
