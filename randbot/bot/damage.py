@@ -153,8 +153,9 @@ class DamageOracle:
 
 
 # Moves the pinned @smogon/calc prices wrong, answered by the Python estimate: it has no case for
-# halving the target's HP (0 damage) nor for Last Respects' power from fainted teammates (50).
-CALC_MISSES = frozenset({"superfang", "ruination", "naturesmadness", "lastrespects"})
+# halving the target's HP (0 damage), for Last Respects' power from fainted teammates, nor for
+# Rage Fist's from hits taken (50 each).
+CALC_MISSES = frozenset({"superfang", "ruination", "naturesmadness", "lastrespects", "ragefist"})
 
 # Damage that depends on the HP of either side; for every other move HP is left out of the memo key,
 # so a result survives the chip damage of the next turns.

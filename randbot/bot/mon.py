@@ -53,6 +53,8 @@ class Mon:
     # Fainted teammates, kept only where they count (Supreme Overlord, Last Respects), so other
     # Pokémon's memo keys stay the same as teammates fall.
     allies_fainted: int = 0
+    # Hits taken from foes' attacks this battle, kept only where they count (Rage Fist).
+    times_hit: int = 0
     # Slow Start holds (Regigigas, five turns from its entry): Attack and Speed halved.
     slowed: bool = False
 
@@ -80,6 +82,12 @@ class Mon:
         """This Pokémon with `allies_fainted` teammates down, where that changes its damage."""
         if self.ability == "supremeoverlord" or "lastrespects" in self.moves:
             return replace(self, allies_fainted=allies_fainted)
+        return self
+
+    def with_times_hit(self, times_hit: int) -> Mon:
+        """This Pokémon having taken `times_hit` hits, where that changes its damage (Rage Fist)."""
+        if "ragefist" in self.moves and times_hit:
+            return replace(self, times_hit=times_hit)
         return self
 
     def with_slow_start(self, holds: bool) -> Mon:

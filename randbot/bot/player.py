@@ -25,6 +25,7 @@ from randbot.bot.chargeclock import ChargeClock
 from randbot.bot.config import BotConfig
 from randbot.bot.damage import DamageOracle
 from randbot.bot.decision import Deadline, Decision, explain, log_decision
+from randbot.bot.hitcount import HitCount
 from randbot.bot.policy import decide, warm_up
 from randbot.bot.toxicclock import ToxicClock
 from randbot.bot.trapclock import TrapClock
@@ -75,6 +76,7 @@ class RandBot(_Base):  # type: ignore[misc, valid-type]
         self._toxic_clock = ToxicClock()
         self._trap_clock = TrapClock()
         self._charge_clock = ChargeClock()
+        self._hit_count = HitCount()
         # battles that ended: the messages that follow a win (|deinit|, ratings) add no entries
         self._ended: OrderedDict[str, None] = OrderedDict()
         warm_up(self.format, self.oracle)
@@ -135,6 +137,7 @@ class RandBot(_Base):  # type: ignore[misc, valid-type]
             self._toxic_clock.note(tag, fields)
             self._trap_clock.note(tag, fields)
             self._charge_clock.note(tag, fields)
+            self._hit_count.note(tag, fields)
             event = read_event(fields[1:])
             if isinstance(event, TurnStarted):
                 acted.clear()
@@ -168,6 +171,7 @@ class RandBot(_Base):  # type: ignore[misc, valid-type]
                 self._toxic_clock.forget(tag)
                 self._trap_clock.forget(tag)
                 self._charge_clock.forget(tag)
+                self._hit_count.forget(tag)
                 self._ended[tag] = None
                 if len(self._ended) > ENDED_REMEMBERED:
                     self._ended.popitem(last=False)
@@ -211,6 +215,7 @@ class RandBot(_Base):  # type: ignore[misc, valid-type]
                 self._last_moves.get(battle.battle_tag),
                 self._enemy_entry_moves(battle),
                 self._our_failed_moves(battle),
+                self._hit_count.of(battle.battle_tag),
             )
             order = self._order(battle, decision)
         except Exception as exc:  # noqa: BLE001 - never stall a battle: a safe order instead

@@ -94,6 +94,7 @@ def decide(
     last_moves: dict[str, str] | None = None,
     enemy_entry_moves: set[str] | None = None,
     failed_moves: frozenset[str] = frozenset(),
+    times_hit: dict[str, int] | None = None,
 ) -> Decision:
     sit = read_situation(
         battle,
@@ -103,6 +104,7 @@ def decide(
         last_moves if config.choice_lock else None,
         enemy_entry_moves if config.illusion_check else None,
         failed_moves,
+        times_hit,
     )
     if sit.enemy_active is None:
         return blind_entry(sit, oracle)

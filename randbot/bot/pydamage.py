@@ -202,7 +202,7 @@ def _base_power(attacker: Mon, defender: Mon, move: MoveFacts, field: FieldState
     elif mid == "boltbeak" or mid == "fishiousrend":
         bp = 85  # doubled only when moving first; counted at the midpoint
     elif mid == "ragefist":
-        bp = 75
+        bp = min(350, 50 + 50 * attacker.times_hit)
     elif mid == "lastrespects":
         bp = 50 + 50 * min(100, attacker.allies_fainted)
     if attacker.ability == "technician" and bp <= 60:

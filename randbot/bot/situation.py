@@ -184,10 +184,11 @@ def read_situation(
     last_moves: dict[str, str] | None = None,
     enemy_entry_moves: set[str] | None = None,
     failed_moves: frozenset[str] = frozenset(),
+    times_hit: dict[str, int] | None = None,
 ) -> Situation:
     """`last_moves`: each side's ("p1"/"p2") move since its active switched in, for choice locks.
     `enemy_entry_moves`: every move the enemy active used since it came in (Illusion evidence;
-    None: no check)."""
+    None: no check). `times_hit`: team key -> hits taken this battle (Rage Fist)."""
     last_moves = last_moves or {}
     our_role = battle.player_role or ""
     their_role = {"p1": "p2", "p2": "p1"}.get(our_role, "")
@@ -217,14 +218,19 @@ def read_situation(
     # Supreme Overlord and Last Respects hit harder for each fainted teammate.
     our_fallen = sum(1 for p in battle.team.values() if p.fainted)
     their_fallen = sum(1 for p in battle.opponent_team.values() if p.fainted)
+    hits = times_hit or {}
     ours = {
-        key: mon.with_fallen(our_fallen).with_slow_start(_slow_start_holds(battle.team[key]))
+        key: mon.with_fallen(our_fallen)
+        .with_slow_start(_slow_start_holds(battle.team[key]))
+        .with_times_hit(hits.get(key, 0))
         for key, mon in ours.items()
     }
-    for slot in enemies.values():
+    for key, slot in enemies.items():
         holds = _slow_start_holds(slot.poke)
+        taken = hits.get(key, 0)
         slot.builds = [
-            (b.with_fallen(their_fallen).with_slow_start(holds), w) for b, w in slot.builds
+            (b.with_fallen(their_fallen).with_slow_start(holds).with_times_hit(taken), w)
+            for b, w in slot.builds
         ]
     if enemy_active is not None and enemy_active.poke.transformed:
         copied = _copied(battle, enemy_active.poke)
