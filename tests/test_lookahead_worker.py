@@ -292,3 +292,32 @@ def test_our_transformed_ditto_keeps_the_moves_its_request_shows(worker: SimWork
     (world,) = answer["worlds"]
     assert world["complete"]
     assert {f"move {m}" for m in target["moves"]} <= set(world["ours"])
+
+
+def test_a_spent_intrepid_sword_raises_nothing_on_the_next_entry(worker: SimWorker) -> None:
+    # Gen 9 raises Zacian's Attack once a battle: a Zacian that had been out came back at +1
+    # in the search while the real battle gave it nothing.
+    def leaf(spent: bool) -> float:
+        spec = _spec()
+        spec["sides"]["p1"]["pokemon"][1] = {
+            "species": "Zacian-Crowned",
+            "level": 70,
+            "moves": ["behemothblade", "closecombat", "playrough", "swordsdance"],
+            "item": "Rusted Sword",
+            "ability": "Intrepid Sword",
+            "entry_boost_spent": spent,
+        }
+        answer = worker.request(
+            "search",
+            worlds=[{"spec": spec, "weight": 1.0, "theirs": ["switch 2"]}],
+            ours=["switch 2"],
+            samples=1,
+            deadline_ms=5000,
+            leaves=True,
+            luck="likely",
+        )
+        (world,) = answer["worlds"]
+        assert world["complete"]
+        return world["leaves"][0][0]["x"]
+
+    assert leaf(spent=False) > leaf(spent=True)

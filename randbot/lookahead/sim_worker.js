@@ -91,6 +91,8 @@ function applyPokemon(battle, mon, p, foeActive) {
     }
   }
   if (p.terastallized) mon.terastallized = p.terastallized;
+  // Intrepid Sword and Dauntless Shield raise a stat once a battle (Gen 9): spent already
+  if (p.entry_boost_spent) mon.swordBoost = mon.shieldBoost = true;
   if (!mon.isActive) return;
   mon.clearVolatile(false); // (boosts too: they are set after it)
   mon.boosts = Object.fromEntries(BOOSTS.map((b) => [b, (p.boosts && p.boosts[b]) || 0]));
