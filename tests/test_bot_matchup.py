@@ -490,3 +490,15 @@ def test_eruption_weakens_with_the_users_hp_in_the_duel():
     e._options[(typhlosion, target, True)] = [replace(opt, hp_power=False)]
     fixed = e.duel(typhlosion, target)
     assert full.b_hp > fixed.b_hp + 0.1  # each Seismic Toss taken cuts every later Eruption
+
+
+def test_stakeout_doubles_the_hit_on_a_pokemon_switching_in():
+    e = engine()
+    mabosstiff = mon("mabosstiff", 84, ("crunch", "playrough"), "choiceband", "stakeout")
+    builds = [(mabosstiff, 1.0)]
+    staying = e.incoming(builds, HEATRAN)
+    assert e.incoming(builds, HEATRAN, entering=True) == pytest.approx(2 * staying)
+    assert e.ko_chance(builds, HEATRAN, 1.5 * staying, entering=True) > 0.5
+    assert e.ko_chance(builds, HEATRAN, 1.5 * staying) == 0.0
+    guard = replace(mabosstiff, ability="intimidate")
+    assert e.incoming([(guard, 1.0)], HEATRAN, entering=True) == pytest.approx(staying)

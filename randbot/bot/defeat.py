@@ -457,8 +457,8 @@ def defeat(t: Tactics, config: BotConfig, forced: bool) -> Decision:
         if not forced or sit.enemy_to_move:
             entering = t.engine.entering(mon)
             if config.planner_entry_risk:
-                p_ko = t.engine.ko_chance(t.enemy, entering, mon.hp_fraction - pre)
-            pre += t.engine.incoming(t.enemy, entering)
+                p_ko = t.engine.ko_chance(t.enemy, entering, mon.hp_fraction - pre, entering=True)
+            pre += t.engine.incoming(t.enemy, entering, entering=True)
         entry_cost[f"switch {key}"] = pre / max(mon.hp_fraction, 1e-6)
         hp = _q(mon.hp_fraction - pre)
         if hp > 0 and p_ko >= ENTRY_RISK_MIN:

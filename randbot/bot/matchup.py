@@ -762,13 +762,19 @@ class MatchupEngine:
         )
 
     def incoming(
-        self, enemy_builds: list[tuple[Mon, float]], target: Mon, target_ours: bool = True
+        self,
+        enemy_builds: list[tuple[Mon, float]],
+        target: Mon,
+        target_ours: bool = True,
+        entering: bool = False,
     ) -> float:
-        """Expected fraction of `target`'s max HP one enemy attack takes (each build's best move)."""
+        """Expected fraction of `target`'s max HP one enemy attack takes (each build's best move);
+        `entering`: the target is switching in this turn (Stakeout doubles the hit)."""
         total = 0.0
         for b, w in enemy_builds:
             opts = _usable(self.options(b, target, not target_ours), b.locked)
-            total += w * max((o.mean * o.accuracy for o in opts), default=0.0)
+            hit = max((o.mean * o.accuracy for o in opts), default=0.0)
+            total += w * hit * _entry_factor(b, entering)
         return total
 
     def ko_chance(
@@ -777,6 +783,7 @@ class MatchupEngine:
         target: Mon,
         hp_fraction: float,
         target_ours: bool = True,
+        entering: bool = False,
     ) -> float:
         """Chance one enemy attack (each build's best move, as `incoming` picks it) KOs `target`
         from `hp_fraction` of its max HP: the rolls spread evenly from the lowest to the highest
@@ -786,10 +793,12 @@ class MatchupEngine:
         total = 0.0
         for b, w in enemy_builds:
             best = self.best_incoming_move(b, target, target_ours)
-            if best is None or best.high < hp_fraction:
+            factor = _entry_factor(b, entering)
+            if best is None or best.high * factor < hp_fraction:
                 continue
-            spread = best.high - best.low
-            share = 1.0 if spread <= 1e-9 else min(1.0, (best.high - hp_fraction) / spread)
+            high, low = best.high * factor, best.low * factor
+            spread = high - low
+            share = 1.0 if spread <= 1e-9 else min(1.0, (high - hp_fraction) / spread)
             total += w * best.accuracy * share
         return total
 
@@ -805,7 +814,7 @@ class MatchupEngine:
 
     def is_check(self, a: Mon, builds: list[tuple[Mon, float]], threshold: float = 0.5) -> bool:
         """Wins the 1v1 even after taking one more hit (thesis 3.5.1)."""
-        hit = self.incoming(builds, a)
+        hit = self.incoming(builds, a, entering=True)
         return self.versus(a, builds, a_pre_damage=hit).p_win >= threshold
 
 
@@ -985,6 +994,11 @@ def _dmg(opt: Option, user: _Side, target: _Side, worst: bool, user_is_a: bool) 
     else:
         base = opt.mean * opt.accuracy
     return base * scale
+
+
+def _entry_factor(enemy: Mon, entering: bool) -> float:
+    """Stakeout doubles its holder's hit on a Pokémon switching in that turn."""
+    return 2.0 if entering and enemy.ability == "stakeout" else 1.0
 
 
 def _stage_ratio(start: int, delta: int) -> float:

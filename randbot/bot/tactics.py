@@ -261,7 +261,7 @@ class Tactics:
 
     def incoming_on(self, mon: Mon) -> float:
         """Expected HP share `mon` loses switching in now: the enemy's hit plus our hazards."""
-        return self.engine.incoming(self.enemy, mon) + hazard_fraction(
+        return self.engine.incoming(self.enemy, mon, entering=True) + hazard_fraction(
             mon, self.sit.field, ours=True
         )
 
