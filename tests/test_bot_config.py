@@ -35,6 +35,7 @@ def test_overrides_and_unknown_keys(tmp_path):
         {"discover_margin": -0.01},
         {"planner_switch_margin": -1},
         {"search_tie_window": -0.1},
+        {"planner_builds": 0},
     ],
 )
 def test_out_of_range_settings_are_refused_in_one_line(bad):

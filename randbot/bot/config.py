@@ -116,6 +116,7 @@ class BotConfig:
     # tera type not yet used count as one, and the two likeliest roles are fought: 456 of 500
     # against the heuristic where the default won 468 (+8 -20, seed 11), so off.
     planner_distinct_builds: bool = False
+    planner_builds: int = 2  # the enemy's likeliest builds each plan pairing is fought against
     # A switch-in is planned at its HP after the enemy's expected hit, so one left a sliver
     # stood as sure as a healthy one (Sneasler into five Technician Tail Slaps). On: where the
     # hit may KO it (its rolls and hits spread evenly, times accuracy), the switch's value is
@@ -268,6 +269,8 @@ class BotConfig:
             raise RandbotError(
                 f"search_switch_share must be from 0 up to 1, not {config.search_switch_share}"
             )
+        if config.planner_builds < 1:
+            raise RandbotError(f"planner_builds must be 1 or more, not {config.planner_builds}")
         if config.think_ms <= 0:
             raise RandbotError(f"think_ms must be positive, not {config.think_ms}")
         return config

@@ -358,6 +358,7 @@ def build_planner(
                     t.engine,
                     ours_mon,
                     enemy,
+                    top=config.planner_builds,
                     chance=config.planner_chance,
                     distinct=config.planner_distinct_builds,
                 )
@@ -369,6 +370,7 @@ def build_planner(
                             t.engine,
                             ours_mon.with_tera(),
                             enemy,
+                            top=config.planner_builds,
                             chance=config.planner_chance,
                             distinct=config.planner_distinct_builds,
                         ),
