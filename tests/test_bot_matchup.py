@@ -502,3 +502,15 @@ def test_stakeout_doubles_the_hit_on_a_pokemon_switching_in():
     assert e.ko_chance(builds, HEATRAN, 1.5 * staying) == 0.0
     guard = replace(mabosstiff, ability="intimidate")
     assert e.incoming([(guard, 1.0)], HEATRAN, entering=True) == pytest.approx(staying)
+
+
+def test_slow_start_lifts_after_its_turns_in_the_duel():
+    regigigas = mon("regigigas", 84, ("bodyslam", "knockoff"), "leftovers", "slowstart")
+    target = mon("blissey", 85, ("seismictoss", "softboiled"), "heavydutyboots", "naturalcure")
+    e = engine()
+    ending = e.duel(regigigas.with_slow_start(True, 1), target)
+    lasting = e.duel(regigigas.with_slow_start(True, 99), target)
+    # Slow Start over after one turn: Regigigas hits at full Attack for the rest of the duel
+    assert ending.b_hp < lasting.b_hp or ending.turns < lasting.turns
+    assert regigigas.with_slow_start(True, 1).slow_turns == 1
+    assert regigigas.with_slow_start(False, 3).slow_turns == 0

@@ -149,6 +149,8 @@ class _Side:
     seeded: bool = False  # Leech Seed: it loses an eighth each turn to the other side
     shield: str | None = None  # an intact Disguise or Ice Face: it takes the next hit instead
     last: str | None = None  # the move it used last turn (Blood Moon cannot follow itself)
+    slow_left: int = 0  # ends of turn Slow Start still halves its Attack and Speed
+    slow_over: bool = False  # Slow Start ended in the duel: the halved Attack and Speed are back
 
     def lock(self, move_id: str | None) -> None:
         """A choice item holds it to its first move of the stay: no other attack, setup or heal."""
@@ -395,6 +397,7 @@ class MatchupEngine:
             s.asleep = 2 if s.mon.status == "slp" else (1 if s.mon.status == "frz" else 0)
             s.heal_move, s.heal = _recovery(s.mon)
             s.lock(s.mon.locked)
+            s.slow_left = s.mon.slow_turns if s.mon.slowed else 0
             s.recharging = self.charge_moves and s.mon.must_recharge
             if self.hit_abilities:
                 s.shield = intact_shield(s.mon)
@@ -433,6 +436,9 @@ class MatchupEngine:
                     continue
                 self._act(user, action, target, worst, is_a=user is A)
             for s, foe in ((A, B), (B, A)):
+                if s.slow_left > 0:
+                    s.slow_left -= 1
+                    s.slow_over = s.slow_left == 0
                 if s.hp > 0:
                     self._residual(s)
                     if s.seeded and s.mon.ability != "magicguard":
@@ -516,8 +522,8 @@ class MatchupEngine:
         pb = act_b[1].priority if act_b[1] else (_status_priority(B.mon, act_b[0]))
         if pa != pb:
             return pa > pb
-        sa = speed(A.mon, self.field, A.ours) * stage_multiplier(A.spe) / 1.0
-        sb = speed(B.mon, self.field, B.ours) * stage_multiplier(B.spe)
+        sa = speed(A.mon, self.field, A.ours) * stage_multiplier(A.spe) * (2 if A.slow_over else 1)
+        sb = speed(B.mon, self.field, B.ours) * stage_multiplier(B.spe) * (2 if B.slow_over else 1)
         if self.field.trick_room:
             sa, sb = -sa, -sb
         if sa == sb:
@@ -985,6 +991,8 @@ def _dmg(opt: Option, user: _Side, target: _Side, worst: bool, user_is_a: bool) 
         scale = _stage_ratio(user.mon.boost("spa"), own * user.spa) / _stage_ratio(
             target.mon.boost("spd"), foes * target.spd
         )
+    if user.slow_over and opt.physical:
+        scale *= 2  # the calc halved its Attack for Slow Start, which has ended
     if opt.hp_power and user.mon.hp_fraction > 0:
         # the calc priced it at the HP the user had; its power falls in step with the HP lost since
         scale *= min(1.0, max(0.0, user.hp) / user.mon.hp_fraction)

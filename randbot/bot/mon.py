@@ -26,6 +26,11 @@ def to_id(text: str | None) -> str:
     return "".join(c for c in (text or "").lower() if c.isalnum())
 
 
+# Slow Start lasts five ends of turn; a Pokémon switching in spends one on the turn it enters.
+SLOW_START_TURNS = 5
+SLOW_START_ENTRY_TURNS = SLOW_START_TURNS - 1
+
+
 @dataclass(frozen=True)
 class Mon:
     species: str  # poke-env species id
@@ -55,8 +60,10 @@ class Mon:
     allies_fainted: int = 0
     # Hits taken from foes' attacks this battle, kept only where they count (Rage Fist).
     times_hit: int = 0
-    # Slow Start holds (Regigigas, five turns from its entry): Attack and Speed halved.
+    # Slow Start holds (Regigigas, five turns from its entry): Attack and Speed halved, for
+    # `slow_turns` more ends of turn.
     slowed: bool = False
+    slow_turns: int = 0
 
     @property
     def max_hp(self) -> int:
@@ -90,9 +97,12 @@ class Mon:
             return replace(self, times_hit=times_hit)
         return self
 
-    def with_slow_start(self, holds: bool) -> Mon:
-        """With Slow Start holding or not; unchanged for any other ability."""
-        return replace(self, slowed=holds) if self.ability == "slowstart" else self
+    def with_slow_start(self, holds: bool, turns: int = SLOW_START_ENTRY_TURNS) -> Mon:
+        """With Slow Start holding for `turns` more ends of turn, or not; unchanged for any other
+        ability."""
+        if self.ability != "slowstart":
+            return self
+        return replace(self, slowed=holds, slow_turns=turns if holds else 0)
 
     def with_hp(self, hp: int) -> Mon:
         return replace(self, hp=max(0, min(self.max_hp, hp)))

@@ -9,7 +9,17 @@ from poke_env.battle import Battle, Effect, Pokemon
 
 from randbot.bot.beliefs import Beliefs, BuildGuess, movepool, normalise, species_guesses
 from randbot.bot.field import FieldState, field_of
-from randbot.bot.mon import Mon, _boosts, _status, enemy_mon, our_mon, raw_stats, species_mon
+from randbot.bot.mon import (
+    SLOW_START_ENTRY_TURNS,
+    SLOW_START_TURNS,
+    Mon,
+    _boosts,
+    _status,
+    enemy_mon,
+    our_mon,
+    raw_stats,
+    species_mon,
+)
 from randbot.bot.movefacts import species_entry
 
 TEAM_SIZE = 6
@@ -176,6 +186,15 @@ def _slow_start_holds(poke: Pokemon) -> bool:
     return not poke.active or Effect.SLOW_START in poke.effects
 
 
+def _slow_start_turns(poke: Pokemon) -> int:
+    """Ends of turn Slow Start has left: on the active, five from its start less those poke-env
+    counted (it counts the entry's too); on the bench, those after its entry turn."""
+    count = poke.effects.get(Effect.SLOW_START)
+    if not poke.active or count is None:
+        return SLOW_START_ENTRY_TURNS
+    return max(1, min(SLOW_START_TURNS, SLOW_START_TURNS + 1 - int(count)))
+
+
 def read_situation(
     battle: Battle,
     beliefs: Beliefs,
@@ -221,15 +240,15 @@ def read_situation(
     hits = times_hit or {}
     ours = {
         key: mon.with_fallen(our_fallen)
-        .with_slow_start(_slow_start_holds(battle.team[key]))
+        .with_slow_start(_slow_start_holds(battle.team[key]), _slow_start_turns(battle.team[key]))
         .with_times_hit(hits.get(key, 0))
         for key, mon in ours.items()
     }
     for key, slot in enemies.items():
-        holds = _slow_start_holds(slot.poke)
+        holds, turns = _slow_start_holds(slot.poke), _slow_start_turns(slot.poke)
         taken = hits.get(key, 0)
         slot.builds = [
-            (b.with_fallen(their_fallen).with_slow_start(holds).with_times_hit(taken), w)
+            (b.with_fallen(their_fallen).with_slow_start(holds, turns).with_times_hit(taken), w)
             for b, w in slot.builds
         ]
     if enemy_active is not None and enemy_active.poke.transformed:

@@ -19,7 +19,7 @@ from poke_env.battle import Battle, Field, Pokemon, SideCondition, Weather
 from poke_env.battle.move import Move
 from poke_env.data import GenData
 
-from randbot.bot.mon import to_id
+from randbot.bot.mon import SLOW_START_TURNS, to_id
 
 STATS = ("hp", "atk", "def", "spa", "spd", "spe")
 RANDBATS_EV = 85
@@ -246,9 +246,6 @@ def _ability_state(mon: Pokemon) -> dict[str, int]:
         if effect.name == "SLOW_START":
             return {"counter": max(1, min(SLOW_START_TURNS, SLOW_START_TURNS + 1 - int(count)))}
     return {}
-
-
-SLOW_START_TURNS = 5
 
 
 def _sleep_turns(mon: Pokemon, rng: random.Random) -> int:
