@@ -514,3 +514,15 @@ def test_slow_start_lifts_after_its_turns_in_the_duel():
     assert ending.b_hp < lasting.b_hp or ending.turns < lasting.turns
     assert regigigas.with_slow_start(True, 1).slow_turns == 1
     assert regigigas.with_slow_start(False, 3).slow_turns == 0
+
+
+def test_palafin_comes_back_as_its_hero_forme():
+    from randbot.bot.mon import hero_form
+
+    zero = mon("palafin", 79, ("jetpunch", "wavecrash", "closecombat", "flipturn"), "", "zerotohero")
+    hero = hero_form(zero)
+    assert hero.species == "palafinhero" and hero.max_hp == zero.max_hp
+    assert hero.stat("atk") > 2 * zero.stat("atk") - 20
+    assert hero_form(GARCHOMP) is GARCHOMP
+    e = engine()
+    assert e.duel(hero, HEATRAN).a_hp > e.duel(zero, HEATRAN).a_hp  # it wins sooner

@@ -21,7 +21,7 @@ from randbot.bot.config import BotConfig
 from randbot.bot.decision import Deadline, Decision
 from randbot.bot.discover import guaranteed_ko, support_move
 from randbot.bot.matchup import MatchupEngine, hazard_fraction
-from randbot.bot.mon import Mon
+from randbot.bot.mon import Mon, hero_form
 from randbot.bot.phantom import Rates, phantom_rates
 from randbot.bot.pydamage import speed
 from randbot.bot.situation import EnemySlot
@@ -347,10 +347,13 @@ def build_planner(
         if active_tera and not entering:
             current = current.with_tera()
         for ek, slot in sit.enemies.items():
-            ours_mon, enemy = current, slot
+            fighter = current
+            if not entering and slot is not sit.enemy_active:
+                fighter = hero_form(current)  # (our Zero Palafin meets them after leaving)
+            ours_mon, enemy = fighter, slot
             if config.intimidate:
                 ours_mon, enemy = met_on_entry(
-                    t.engine, current, entering, slot, slot is not sit.enemy_active
+                    t.engine, fighter, entering, slot, slot is not sit.enemy_active
                 )
             rates[(ok, ek)] = pair_rates(t.engine, ours_mon, enemy)
             if config.planner_engine:

@@ -156,6 +156,16 @@ def raw_stats(
     return (hp, *others)
 
 
+def hero_form(mon: Mon) -> Mon:
+    """Palafin as it comes back after leaving the field: Zero to Hero turns it into its Hero
+    forme for the rest of the battle. Any other Pokémon unchanged."""
+    if mon.species != "palafin" or mon.ability not in (None, "zerotohero"):
+        return mon
+    entry = species_entry("palafinhero")
+    stats = raw_stats(entry["baseStats"], mon.level)
+    return replace(mon, species="palafinhero", name=entry["name"], stats=(mon.stats[0], *stats[1:]))
+
+
 def species_mon(
     species_id: str,
     level: int,

@@ -16,6 +16,7 @@ from randbot.bot.mon import (
     _boosts,
     _status,
     enemy_mon,
+    hero_form,
     our_mon,
     raw_stats,
     species_mon,
@@ -245,6 +246,9 @@ def read_situation(
         for key, mon in ours.items()
     }
     for key, slot in enemies.items():
+        if not slot.poke.active:
+            # a Palafin seen and gone from the field comes back as Palafin-Hero
+            slot.builds = [(hero_form(b), w) for b, w in slot.builds]
         holds, turns = _slow_start_holds(slot.poke), _slow_start_turns(slot.poke)
         taken = hits.get(key, 0)
         slot.builds = [
