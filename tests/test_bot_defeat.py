@@ -87,6 +87,22 @@ def test_planner_matches_plain_minimax_and_finds_the_winning_order():
     assert azu > 1.0 > kyo
 
 
+def test_pokemon_sent_in_after_a_faint_pay_their_hazard_toll():
+    rates = figure_33()
+    ours = (("azumarill", 1.0), ("kyogre", 1.0))
+    theirs = (("charizard", 0.75), ("rhyperior", 1.0))
+
+    def value(entry_cost):
+        planner = Planner(rates, Deadline(5000), max_depth=8, entry_cost=entry_cost)
+        return planner.search(ours, theirs, "azumarill", "charizard", 8, -math.inf, math.inf)
+
+    free = value(None)
+    # on ours: Kyogre, sent in when Azumarill falls, comes in hurt
+    assert value({"kyogre": 0.25}) < free
+    # on theirs: hazards that KO Rhyperior on entry, so it never fights
+    assert value({"rhyperior": 1.0}) > free
+
+
 def test_tree_is_kept_as_an_inspectable_graph():
     planner = Planner(figure_33(), Deadline(5000), max_depth=8)
     ours = (("azumarill", 1.0), ("kyogre", 1.0), ("roserade", 1.0))

@@ -24,7 +24,7 @@ from randbot.bot.matchup import MatchupEngine, hazard_fraction
 from randbot.bot.mon import Mon, hero_form
 from randbot.bot.phantom import Rates, phantom_rates
 from randbot.bot.pydamage import speed
-from randbot.bot.situation import EnemySlot
+from randbot.bot.situation import EnemySlot, Situation
 from randbot.bot.tactics import Tactics, move_key
 
 HP_STEP = 0.05  # HP is bucketed so transpositions meet
@@ -157,8 +157,12 @@ class Planner:
         max_depth: int,
         fights: dict[tuple[str, str], FightFn] | None = None,
         faint_weight: float = 0.0,
+        entry_cost: dict[str, float] | None = None,
     ) -> None:
         self.rates = rates
+        # Share of max HP each Pokémon (ours and theirs, by key) loses to hazards as it is sent
+        # in after a faint (a switch at the root pays its own before the search).
+        self.entry_cost = entry_cost or {}
         # A Pokémon standing counts this much beyond its HP in a leaf: while the plan sees the
         # battle won, losing the active for nothing and keeping it differ by more than its HP.
         self.faint_weight = faint_weight
@@ -215,16 +219,18 @@ class Planner:
         a0, b0 = alpha, beta
         if i is None:  # we choose who comes in
             value = -math.inf
-            for k, _hp in ours:
-                v = self.search(ours, theirs, k, j, depth, alpha, beta, node_id, f"send {k}")
+            for k, hp in ours:
+                sent, k_in = self._sent(ours, k, hp)
+                v = self.search(sent, theirs, k_in, j, depth, alpha, beta, node_id, f"send {k}")
                 value = max(value, v)
                 alpha = max(alpha, v)
                 if alpha >= beta:
                     break
         elif j is None:  # they choose
             value = math.inf
-            for k, _hp in theirs:
-                v = self.search(ours, theirs, i, k, depth, alpha, beta, node_id, f"they send {k}")
+            for k, hp in theirs:
+                sent, k_in = self._sent(theirs, k, hp)
+                v = self.search(ours, sent, i, k_in, depth, alpha, beta, node_id, f"they send {k}")
                 value = min(value, v)
                 beta = min(beta, v)
                 if alpha >= beta:
@@ -236,6 +242,16 @@ class Planner:
         if node_id:
             self.graph.nodes[node_id]["value"] = value
         return value
+
+    def _sent(self, team: Team, key: str, hp: float) -> tuple[Team, str | None]:
+        """The team as `key` comes in through its side's hazards, and who is then in (None: the
+        hazards KO it, and its side chooses again)."""
+        cost = self.entry_cost.get(key, 0.0)
+        if cost <= 0:
+            return team, key
+        if hp - cost <= HP_STEP / 2:
+            return _drop(team, key), None
+        return _set(team, key, hp - cost), key
 
     def fight(self, i: str, j: str, ours_hp: float, theirs_hp: float) -> Outcome | None:
         key = (i, j, ours_hp, theirs_hp)
@@ -388,9 +404,24 @@ def build_planner(
                 rates[(ok, pk)] = phantom_rates(t.engine, fmt, mon)
     ours = tuple(sorted((k, _q(m.hp_fraction)) for k, m in sit.ours.items()))
     planner = Planner(
-        rates, deadline or t.deadline, config.planner_depth, fights, config.planner_faint_weight
+        rates,
+        deadline or t.deadline,
+        config.planner_depth,
+        fights,
+        config.planner_faint_weight,
+        entry_costs(sit) if config.planner_hazards else None,
     )
     return planner, ours, tuple(sorted(theirs))
+
+
+def entry_costs(sit: Situation) -> dict[str, float]:
+    """Each Pokémon's hazard toll on entry (an enemy's by its builds' weights), where above 0."""
+    field = sit.field
+    costs = {k: hazard_fraction(m, field, ours=True) for k, m in sit.ours.items()}
+    for key, slot in sit.enemies.items():
+        total = sum(w for _, w in slot.builds) or 1.0
+        costs[key] = sum(w * hazard_fraction(b, field, ours=False) for b, w in slot.builds) / total
+    return {k: c for k, c in costs.items() if c > 0}
 
 
 def tera_by_plan(t: Tactics, config: BotConfig, enemy_key: str | None) -> dict[str, float] | None:

@@ -26,6 +26,7 @@ def planner_leaves(t: Tactics, config: BotConfig, budget_ms: float) -> LeafValue
         config.search_leaf_depth,
         base.fights,
         config.planner_faint_weight,
+        base.entry_cost,
     )
     ours_known = set(t.sit.ours)
     theirs_known = set(t.sit.enemies)
