@@ -526,3 +526,12 @@ def test_palafin_comes_back_as_its_hero_forme():
     assert hero_form(GARCHOMP) is GARCHOMP
     e = engine()
     assert e.duel(hero, HEATRAN).a_hp > e.duel(zero, HEATRAN).a_hp  # it wins sooner
+
+
+def test_a_ko_its_recoil_pays_for_with_the_users_last_hp_is_no_win():
+    e = MatchupEngine(DamageOracle(None), FieldState(), chance=True)
+    target = mon("breloom", 84, ("seedbomb",), "focussash", "technician", hp=0.3)
+    frail = mon("staraptor", 82, ("bravebird",), "choiceband", "reckless", hp=0.05)
+    assert not e.duel(frail, target).a_wins
+    sturdy = replace(frail, ability="rockhead")
+    assert e.duel(sturdy, target).a_wins

@@ -545,8 +545,11 @@ class MatchupEngine:
             return False  # survives at 1 HP: the ordinary path handles it
         lands = opt.accuracy * (0.75 if user.mon.status == "par" else 1.0)
         share = chances.alive * lands
-        a_won = user is A
-        after = user.hp - (0.1 if user.mon.item == "lifeorb" else 0.0)
+        after = min(1.0, user.hp + _hit_hp_change(opt, user.mon, target.mon, target.hp))
+        # a KO its recoil (or Life Orb, or a Rocky Helmet) pays for with its own: both fall, and
+        # the duel is lost as in the ordinary path
+        a_won = (user is A) == (after > 0)
+        after = max(0.0, after)
         chances.book(share, a_won, after)
         chances.alive -= share
         if chances.alive < SETTLED or lands >= 1.0:
@@ -607,17 +610,7 @@ class MatchupEngine:
         ):
             dealt = 0.999
         target.hp -= dealt
-        scale = dealt / opt.mean if opt.mean > 0 else 0.0
-        user.hp += opt.drain * scale
-        user.hp -= opt.recoil * scale
-        ab = user.mon.ability
-        if user.mon.item == "lifeorb" and ab not in ("magicguard", "sheerforce"):
-            user.hp -= 0.1
-        if opt.contact and ab != "magicguard":
-            if target.mon.item == "rockyhelmet":
-                user.hp -= 1 / 6
-            if target.mon.ability in ("roughskin", "ironbarbs"):
-                user.hp -= 1 / 8
+        user.hp += _hit_hp_change(opt, user.mon, target.mon, dealt)
         for stat, n in opt.self_boosts:
             _boost(user, stat, n)
         if dealt > 0 and target.hp > 0:
@@ -1002,6 +995,21 @@ def _dmg(opt: Option, user: _Side, target: _Side, worst: bool, user_is_a: bool) 
     else:
         base = opt.mean * opt.accuracy
     return base * scale
+
+
+def _hit_hp_change(opt: Option, user: Mon, target: Mon, dealt: float) -> float:
+    """What a hit dealing `dealt` of the target's max HP gives or costs its user, in its own max
+    HP: drain, recoil, Life Orb, and a Rocky Helmet or Rough Skin on contact."""
+    scale = dealt / opt.mean if opt.mean > 0 else 0.0
+    change = (opt.drain - opt.recoil) * scale
+    if user.item == "lifeorb" and user.ability not in ("magicguard", "sheerforce"):
+        change -= 0.1
+    if opt.contact and user.ability != "magicguard":
+        if target.item == "rockyhelmet":
+            change -= 1 / 6
+        if target.ability in ("roughskin", "ironbarbs"):
+            change -= 1 / 8
+    return change
 
 
 def _entry_factor(enemy: Mon, entering: bool) -> float:
