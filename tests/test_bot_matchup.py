@@ -535,3 +535,18 @@ def test_a_ko_its_recoil_pays_for_with_the_users_last_hp_is_no_win():
     assert not e.duel(frail, target).a_wins
     sturdy = replace(frail, ability="rockhead")
     assert e.duel(sturdy, target).a_wins
+
+
+def test_unburden_surge_surfer_and_a_speed_boosting_paradox_ability_double_or_raise_speed():
+    from randbot.bot.pydamage import speed
+
+    hitmonlee = mon("hitmonlee", 86, ("closecombat",), "whiteherb", "unburden")
+    field = FieldState()
+    assert speed(replace(hitmonlee, item=""), field, False) == 2 * speed(hitmonlee, field, False)
+    raichu = mon("raichualola", 88, ("psychic",), "lifeorb", "surgesurfer")
+    electric = replace(field, terrain="electric")
+    assert speed(raichu, electric, True) == 2 * speed(raichu, field, True)
+    bundle = mon("ironbundle", 80, ("hydropump",), "choicespecs", "quarkdrive")
+    assert speed(bundle, electric, True) == 1.5 * speed(bundle, field, True)
+    moth = mon("ironmoth", 80, ("fierydance",), "choicespecs", "quarkdrive")  # Sp. Atk highest
+    assert speed(moth, electric, True) == speed(moth, field, True)

@@ -133,6 +133,15 @@ def speed(mon: Mon, field: FieldState, ours: bool) -> float:
         s *= 2
     if a == "quickfeet" and mon.status:
         s *= 1.5
+    if a == "unburden" and mon.item == "":
+        s *= 2  # its item used or lost (random-battle Unburden sets all hold one to start)
+    if a == "surgesurfer" and field.terrain == "electric":
+        s *= 2
+    if (a == "protosynthesis" and w == "sun") or (
+        a == "quarkdrive" and field.terrain == "electric"
+    ):
+        if mon.stat("spe") >= max(mon.stats[1:5]):
+            s *= 1.5  # the boost goes to its highest stat
     return s
 
 
