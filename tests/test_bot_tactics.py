@@ -63,3 +63,16 @@ def test_a_hazard_is_worth_its_toll_on_the_enemies_to_come_until_it_is_up():
     assert _tactics_against(foe, rocks_up, 2, 5).hazard_toll("spikes") == 0.0
     bouncer = species_mon("espeon", 82, ("psychic",), "", "magicbounce")
     assert _tactics_against(bouncer, FieldState(), 9, 5).hazard_toll("stealthrock") == 0.0
+
+
+def test_of_two_moves_that_ko_alike_the_one_that_does_not_lock_the_user_in_is_chosen():
+    from randbot.bot.matchup import Aggregate
+    from randbot.bot.tactics import MoveEval, move_key
+
+    ko = Aggregate(1.0, 0.8, 0.0, 1, 3, None, "attack", 1.0, turns=1)
+    outrage = MoveEval("outrage", False, ko, dealt=1.2)
+    flare_blitz = MoveEval("flareblitz", False, ko, dealt=0.9)
+    assert max([outrage, flare_blitz], key=move_key).move == "flareblitz"
+    weaker = Aggregate(1.0, 0.8, 0.3, 2, 3, None, "attack", 1.0, turns=1)
+    behind = MoveEval("flareblitz", False, weaker, dealt=0.6)
+    assert max([outrage, behind], key=move_key).move == "outrage"

@@ -370,14 +370,22 @@ def move_key(e: MoveEval) -> tuple:
     # Ties (e.g. every move loses the same way) go to the move that leaves the enemy lowest, then
     # to the one that hurts most now, then to one that does something: an attack into an immunity
     # does not (an Earthquake into a Levitate Flygon four turns running, where Toxic was an option).
+    # Before the hurt, a move that leaves the user free: an Outrage that KOs as a Flare Blitz does
+    # locks it in against whatever comes next (a Fairy, free).
     return (
         round(e.value, 3),
         e.agg.p_win,
         -e.agg.ttk_ab,
         1.0 - e.agg.b_hp,
+        not _locks_user(e),
         round(e.dealt, 3),
         not _hits_nothing(e),
     )
+
+
+def _locks_user(e: MoveEval) -> bool:
+    facts = move_facts(e.move)
+    return facts is not None and facts.locks_user
 
 
 def _hits_nothing(e: MoveEval) -> bool:
