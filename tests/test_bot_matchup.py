@@ -550,3 +550,11 @@ def test_unburden_surge_surfer_and_a_speed_boosting_paradox_ability_double_or_ra
     assert speed(bundle, electric, True) == 1.5 * speed(bundle, field, True)
     moth = mon("ironmoth", 80, ("fierydance",), "choicespecs", "quarkdrive")  # Sp. Atk highest
     assert speed(moth, electric, True) == speed(moth, field, True)
+
+
+def test_a_frozen_pokemon_loses_more_than_one_turn():
+    e = engine()
+    frozen = replace(GARCHOMP, status="frz")
+    chansey = mon("chansey", 88, ("seismictoss",), "eviolite", "naturalcure")
+    # three turns of Seismic Toss before it moves: more HP lost than one turn frozen would cost
+    assert e.duel(frozen, chansey).a_hp < e.duel(GARCHOMP, chansey).a_hp - 0.35

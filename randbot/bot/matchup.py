@@ -32,6 +32,8 @@ SETUP_PLANS = (0, 1, 2)
 DELAYED_MOVES = frozenset({"futuresight", "doomdesire"})
 # Moves whose power is their user's HP share of 150 (Dragon Energy of 150 too).
 HP_POWER_MOVES = frozenset({"eruption", "waterspout", "dragonenergy"})
+SLEEP_TURNS = 2  # turns a sleeping Pokémon is taken to lose (random battles: 1 to 3)
+FROZEN_TURNS = 3  # a thaw is a 20% chance each turn: after three, still frozen about half the time
 SETTLED = 0.05  # chance mode: a duel whose undecided share falls below this is decided
 
 
@@ -394,7 +396,7 @@ class MatchupEngine:
         )
         B = _Side(b, not a_ours, b.hp_fraction, b_opts, setups_left=b_setups, abilities=on)
         for s in (A, B):
-            s.asleep = 2 if s.mon.status == "slp" else (1 if s.mon.status == "frz" else 0)
+            s.asleep = {"slp": SLEEP_TURNS, "frz": FROZEN_TURNS}.get(s.mon.status or "", 0)
             s.heal_move, s.heal = _recovery(s.mon)
             s.lock(s.mon.locked)
             s.slow_left = s.mon.slow_turns if s.mon.slowed else 0
