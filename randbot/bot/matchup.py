@@ -773,8 +773,8 @@ class MatchupEngine:
         `entering`: the target is switching in this turn (Stakeout doubles the hit)."""
         total = 0.0
         for b, w in enemy_builds:
-            opts = _usable(self.options(b, target, not target_ours), b.locked)
-            hit = max((o.mean * o.accuracy for o in opts), default=0.0)
+            best = self.best_incoming_move(b, target, target_ours)
+            hit = best.mean * best.accuracy if best is not None else 0.0
             total += w * hit * _entry_factor(b, entering)
         return total
 
