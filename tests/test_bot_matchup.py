@@ -519,7 +519,9 @@ def test_slow_start_lifts_after_its_turns_in_the_duel():
 def test_palafin_comes_back_as_its_hero_forme():
     from randbot.bot.mon import hero_form
 
-    zero = mon("palafin", 79, ("jetpunch", "wavecrash", "closecombat", "flipturn"), "", "zerotohero")
+    zero = mon(
+        "palafin", 79, ("jetpunch", "wavecrash", "closecombat", "flipturn"), "", "zerotohero"
+    )
     hero = hero_form(zero)
     assert hero.species == "palafinhero" and hero.max_hp == zero.max_hp
     assert hero.stat("atk") > 2 * zero.stat("atk") - 20
