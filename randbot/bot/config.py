@@ -118,9 +118,13 @@ class BotConfig:
     # tera type not yet used count as one, and the two likeliest roles are fought: 456 of 500
     # against the heuristic where the default won 468 (+8 -20, seed 11), so off.
     planner_distinct_builds: bool = False
-    planner_builds: int = 2  # the enemy's likeliest builds each plan pairing is fought against
+    # The enemy's likeliest builds each plan pairing is fought against (more: not measured).
+    planner_builds: int = 2
     # A Pokémon the plan sends in after a faint, on either side, loses its hazard toll first (a
     # switch at the root always paid its own); off, later entries came in unhurt by hazards.
+    # With the other fixes of a873bb3 (a KO's cost to its user, Speed abilities, freeze), the
+    # default won 1,407 of 1,500 draws against the heuristic where it had won 1,388 (+62 -43,
+    # seeds 11-13; see docs/results.md); not measured alone.
     planner_hazards: bool = True
     # A switch-in is planned at its HP after the enemy's expected hit, so one left a sliver
     # stood as sure as a healthy one (Sneasler into five Technician Tail Slaps). On: where the
