@@ -18,6 +18,11 @@ class Ident:
     position: str
     name: str
 
+    @property
+    def team_key(self) -> str:
+        """`p1a: Flareon` -> `p1: Flareon`, as poke-env keys a team."""
+        return f"{self.side}: {self.name}"
+
 
 def parse_ident(text: str) -> Ident | None:
     """The Pokémon a protocol argument names, or None when it names none."""

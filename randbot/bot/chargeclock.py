@@ -15,12 +15,7 @@ from __future__ import annotations
 from poke_env.battle import Battle, Pokemon
 
 from randbot.bot.mon import to_id
-from randbot.protocol import Cant, Ident, ItemEnded, read_event
-
-
-def _key(ident: Ident) -> str:
-    """`p1a: Glimmora` -> `p1: Glimmora`, as poke-env keys a team."""
-    return f"{ident.side}: {ident.name}"
+from randbot.protocol import Cant, ItemEnded, read_event
 
 
 def _pokemon(battle: Battle, keys: set[str]) -> list[Pokemon]:
@@ -38,9 +33,9 @@ class ChargeClock:
         """One split protocol line of battle `tag`."""
         event = read_event(fields[1:])
         if isinstance(event, ItemEnded) and to_id(event.item) == "powerherb":
-            self._herbed.setdefault(tag, set()).add(_key(event.ident))
+            self._herbed.setdefault(tag, set()).add(event.ident.team_key)
         elif isinstance(event, Cant) and event.reason == "recharge":
-            self._rested.setdefault(tag, set()).add(_key(event.ident))
+            self._rested.setdefault(tag, set()).add(event.ident.team_key)
 
     def correct(self, battle: Battle) -> None:
         """Clear the charge a Power Herb ended, and the recharge a rest turn spent, in poke-env's

@@ -28,8 +28,7 @@ class HitCount:
         elif isinstance(event, Damaged) and event.by_move:
             mover = self._mover.get(tag)
             if mover is not None and mover != event.ident.side:
-                key = f"{event.ident.side}: {event.ident.name}"
-                self._hits.setdefault(tag, Counter())[key] += 1
+                self._hits.setdefault(tag, Counter())[event.ident.team_key] += 1
 
     def of(self, tag: str) -> dict[str, int]:
         """Team key (as poke-env's) -> hits taken so far in battle `tag`."""

@@ -14,12 +14,7 @@ from poke_env.battle import Battle
 from poke_env.battle.pokemon import Pokemon
 from poke_env.battle.status import Status
 
-from randbot.protocol import Damaged, Entered, Healed, Ident, parse_ident, read_event
-
-
-def _key(ident: Ident) -> str:
-    """`p1a: Flareon` -> `p1: Flareon`, as poke-env keys a team."""
-    return f"{ident.side}: {ident.name}"
+from randbot.protocol import Damaged, Entered, Healed, parse_ident, read_event
 
 
 class ToxicClock:
@@ -31,7 +26,7 @@ class ToxicClock:
         event = read_event(fields[1:])
         if isinstance(event, Entered | Damaged | Healed):
             stages = self._stage.setdefault(tag, {})
-            key = _key(event.ident)
+            key = event.ident.team_key
             if key not in stages:
                 return
             if isinstance(event, Entered):
@@ -46,9 +41,9 @@ class ToxicClock:
                 return
             stages = self._stage.setdefault(tag, {})
             if fields[1] == "-status" and fields[3:4] == ["tox"]:
-                stages[_key(ident)] = 0
+                stages[ident.team_key] = 0
             else:
-                stages.pop(_key(ident), None)
+                stages.pop(ident.team_key, None)
 
     def correct(self, battle: Battle) -> None:
         """Give poke-env's toxic Pokémon their stage."""
