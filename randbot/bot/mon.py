@@ -31,6 +31,12 @@ SLOW_START_TURNS = 5
 SLOW_START_ENTRY_TURNS = SLOW_START_TURNS - 1
 
 
+def slow_start_turns_left(counted: int) -> int:
+    """Ends of turn Slow Start has left on the active, from the turns poke-env counted since it
+    started (it counts the entry's too)."""
+    return max(1, min(SLOW_START_TURNS, SLOW_START_TURNS + 1 - counted))
+
+
 @dataclass(frozen=True)
 class Mon:
     species: str  # poke-env species id

@@ -11,7 +11,6 @@ from randbot.bot.beliefs import Beliefs, BuildGuess, movepool, normalise, specie
 from randbot.bot.field import FieldState, field_of
 from randbot.bot.mon import (
     SLOW_START_ENTRY_TURNS,
-    SLOW_START_TURNS,
     Mon,
     _boosts,
     _status,
@@ -19,6 +18,7 @@ from randbot.bot.mon import (
     hero_form,
     our_mon,
     raw_stats,
+    slow_start_turns_left,
     species_mon,
 )
 from randbot.bot.movefacts import species_entry
@@ -193,7 +193,7 @@ def _slow_start_turns(poke: Pokemon) -> int:
     count = poke.effects.get(Effect.SLOW_START)
     if not poke.active or count is None:
         return SLOW_START_ENTRY_TURNS
-    return max(1, min(SLOW_START_TURNS, SLOW_START_TURNS + 1 - int(count)))
+    return slow_start_turns_left(int(count))
 
 
 def read_situation(

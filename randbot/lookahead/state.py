@@ -19,7 +19,7 @@ from poke_env.battle import Battle, Field, Pokemon, SideCondition, Weather
 from poke_env.battle.move import Move
 from poke_env.data import GenData
 
-from randbot.bot.mon import SLOW_START_TURNS, to_id
+from randbot.bot.mon import slow_start_turns_left, to_id
 
 STATS = ("hp", "atk", "def", "spa", "spd", "spe")
 RANDBATS_EV = 85
@@ -244,7 +244,7 @@ def _ability_state(mon: Pokemon) -> dict[str, int]:
     on (poke-env counts that one too)."""
     for effect, count in mon.effects.items():
         if effect.name == "SLOW_START":
-            return {"counter": max(1, min(SLOW_START_TURNS, SLOW_START_TURNS + 1 - int(count)))}
+            return {"counter": slow_start_turns_left(int(count))}
     return {}
 
 
