@@ -161,6 +161,9 @@ def wait_until_online(url: str, userid: str, timeout: float = 60) -> None:
     raise AssertionError(f"{userid} never came online")
 
 
+NAMES = ("challenger", "accepter")
+
+
 def test_challenge_and_accept_between_two_processes(server: LocalShowdown, tmp_path: Path) -> None:
     url = server.websocket_url
     common = ("--player", "random", "--battles", "2", "--no-progress", "--json")
@@ -190,9 +193,14 @@ def test_challenge_and_accept_between_two_processes(server: LocalShowdown, tmp_p
         str(tmp_path / "chal.jsonl"),
         *common,
     )
-    for proc in (challenger, accepter):
-        out, err = proc.communicate(timeout=150)
-        assert proc.returncode == 0, err
+    outputs = [proc.communicate(timeout=150) for proc in (challenger, accepter)]
+    stderrs = "\n".join(
+        f"--- {name}:\n{err}" for name, (_, err) in zip(NAMES, outputs, strict=True)
+    )
+    for proc, (out, _) in zip((challenger, accepter), outputs, strict=True):
+        assert proc.returncode == 0, (
+            stderrs
+        )  # both sides: a refusal on one is explained by the other
         assert json.loads(out)["battles"] == 2
     records = [json.loads(x) for x in (tmp_path / "chal.jsonl").read_text().splitlines()]
     assert [r["opponent"] for r in records] == ["accepter", "accepter"]

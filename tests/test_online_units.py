@@ -265,3 +265,63 @@ def test_watcher_records_a_rated_battle_with_ratings(tmp_path: Path) -> None:
     assert record["turns"] > 0
     watcher.finish(tag)  # only once
     assert len((tmp_path / "results.jsonl").read_text().splitlines()) == 1
+
+
+# -- challenges pending to us ---------------------------------------------------------------
+def _pending_after_each_message(messages: list[str]) -> list[dict[str, str]]:
+    """Feed recorded global messages to a client logged in as bob; its pending table after each."""
+    from poke_env.ps_client.account_configuration import AccountConfiguration
+
+    from randbot.localserver import server_configuration
+    from randbot.online.client import ReconnectingClient
+
+    async def scenario() -> list[dict[str, str]]:
+        client = ReconnectingClient(
+            AccountConfiguration("bob", None),
+            server_configuration=server_configuration("ws://127.0.0.1:1/showdown/websocket"),
+            watcher=BattleWatcher("bob", "accept", ResultsLog(None)),
+            loop=asyncio.get_running_loop(),
+        )
+        client._handle_message = _ignore  # type: ignore[method-assign]  # poke-env's own reading
+        seen = []
+        for message in messages:
+            client._receive(message)
+            seen.append(dict(client.challenges_to_us))
+        return seen
+
+    return asyncio.run(scenario())
+
+
+async def _ignore(message: str) -> None:
+    return None
+
+
+def test_pending_challenges_follow_the_servers_challenge_messages() -> None:
+    # Recorded on the local server: alice challenges bob, cancels, challenges again, bob accepts,
+    # then bob accepts once more (refused in a popup: nothing pending).
+    messages = [
+        json.loads(line)[1] for line in (FIXTURES / "challenge_pms.jsonl").read_text().splitlines()
+    ]
+    pending = _pending_after_each_message(messages)
+    by_message = dict(zip(messages, pending, strict=True))
+    first_challenge = messages.index(
+        "|pm| alice| bob|/challenge gen9randombattle|gen9randombattle|||"
+    )
+    assert pending[first_challenge] == {"alice": "gen9randombattle"}
+    assert pending[first_challenge + 1] == {"alice": "gen9randombattle"}  # the /log line
+    withdrawn = messages.index("|pm| bob| alice|/challenge")
+    assert pending[withdrawn] == {}
+    assert pending[withdrawn + 1] == {"alice": "gen9randombattle"}  # challenged again
+    assert pending[-1] == {} and by_message[messages[-1]] == {}
+
+
+def test_a_challenge_in_a_message_of_several_lines_is_pending_too() -> None:
+    # Recorded one per message; a second connection of a logged-in user gets every pending
+    # challenge joined in one message (the server's `updateFor`), which poke-env does not read.
+    lines = [
+        json.loads(line)[1]
+        for line in (FIXTURES / "challenges_three_users.jsonl").read_text().splitlines()
+    ]
+    (pending,) = _pending_after_each_message(["\n".join(lines)])
+    # bob challenges dave: that one is not a challenge to bob
+    assert pending == {"alice": "gen9randombattle", "carol": "gen9monotyperandombattle"}

@@ -104,6 +104,9 @@ class ReconnectingClient(PSClient):
         self.reconnected: asyncio.Event = create_in_poke_loop(asyncio.Event, loop)
         self.failure: RandbotError | None = None
         self.popups: list[str] = []  # refusals seen, newest last; the mode loops read them
+        # Challenges to us the server says are pending: challenger's id -> format. Kept here, in
+        # arrival order, because poke-env reads a challenge only from a one-line message.
+        self.challenges_to_us: dict[str, str] = {}
         self.connections = 0
         self.logins = 0
         self.reconnects = 0
@@ -274,8 +277,24 @@ class ReconnectingClient(PSClient):
                 self._name_taken(parts[2] if len(parts) > 2 else "", "|".join(parts[3:]))
             elif kind == "popup":
                 self._popup("|".join(parts[2:]))
+            elif kind == "pm":
+                self._note_challenge(parts)
         if lines and line_type(lines[0]) in POKE_ENV_GLOBAL:
             self._dispatch(message)
+
+    def _note_challenge(self, parts: list[str]) -> None:
+        """`|pm|FROM|US|/challenge FORMAT|...`: FROM's challenge now pending. A bare `/challenge`
+        between us and another user (either way round): no challenge between us any more."""
+        if len(parts) < 5 or not parts[4].startswith("/challenge"):
+            return
+        us = to_id_str(self.username)
+        sender, receiver = to_id_str(parts[2]), to_id_str(parts[3])
+        battle_format = parts[4][len("/challenge") :].strip()
+        if battle_format:
+            if receiver == us and sender != us:
+                self.challenges_to_us[sender] = battle_format
+        elif us in (sender, receiver):
+            self.challenges_to_us.pop(receiver if sender == us else sender, None)
 
     def _updateuser(self, shown_name: str, named: str) -> None:
         name = shown_name.strip()

@@ -29,6 +29,7 @@ log = logging.getLogger("randbot.online.modes")
 
 SEARCH_TIMEOUT = 300.0  # re-send a search that found nobody in this long
 START_TIMEOUT = 30.0  # an accepted challenge should start a battle within this
+ACCEPT_RETRY = 5.0  # accept a challenge still pending again after this long
 
 
 @dataclass
@@ -166,44 +167,57 @@ async def accept(
     concurrency: int,
     progress: ModeProgress,
 ) -> None:
-    """Accept challenges in our format (from `from_user` only, if given) for `n_battles`."""
+    """Accept challenges in our format (from `from_user` only, if given) for `n_battles`.
+
+    Driven by the challenges the server says are pending, not by its announcements: an accept
+    that neither starts a battle nor is refused is tried again while the challenge stands."""
     await _wait_logged_in(client)
     first, session_start = client.watcher.results.count, client.watcher.started
     wanted = to_id_str(from_user) if from_user else None
-    queue: asyncio.Queue = (
-        player._challenge_queue
-    )  # filled by poke-env from pm and updatechallenges
+    loop = asyncio.get_running_loop()
+    tried: dict[str, float] = {}
+    ignored: set[str] = set()
     while progress.started < n_battles:
         await _wait_for_slot(client, concurrency)
-        try:
-            challenger = to_id_str(await asyncio.wait_for(queue.get(), 1.0))
-        except TimeoutError:
+        challenger = _next_challenger(client, player.format, wanted, tried, ignored, loop.time())
+        if challenger is None:
             if client.failure is not None:
-                raise client.failure from None
+                raise client.failure
+            await asyncio.sleep(0.1)
             continue
-        if wanted and challenger != wanted:
-            event("challenge_ignored", challenger=challenger)
-            continue
+        tried[challenger] = loop.time()
         before, popups = client.watcher.started, len(client.popups)
         await client.set_team(player.next_team)
         await client.send_message(f"/accept {challenger}")
         outcome = await _wait_for_start(client, before, popups, START_TIMEOUT)
         progress.started = started_since(client, session_start)
         if outcome == "started":
-            _drain(queue, challenger)  # the same challenge is announced twice (pm + update)
-        else:
+            tried.pop(challenger, None)  # their next challenge is a new one: take it at once
+        elif outcome == "refused":  # e.g. withdrawn before we accepted: no longer pending
+            client.challenges_to_us.pop(challenger, None)
+        if outcome != "started":
             event("accept_failed", challenger=challenger, outcome=outcome)
     await _wait_for_results(client, first + progress.started)
 
 
-def _drain(queue: asyncio.Queue, challenger: str) -> None:
-    keep = []
-    while not queue.empty():
-        name = queue.get_nowait()
-        if to_id_str(name) != challenger:
-            keep.append(name)
-    for name in keep:
-        queue.put_nowait(name)
+def _next_challenger(
+    client: ReconnectingClient,
+    battle_format: str,
+    wanted: str | None,
+    tried: dict[str, float],
+    ignored: set[str],
+    now: float,
+) -> str | None:
+    """A pending challenge to accept now: ours to take, and not just tried."""
+    for challenger, challenge_format in list(client.challenges_to_us.items()):
+        if challenge_format != battle_format or (wanted and challenger != wanted):
+            if challenger not in ignored:
+                ignored.add(challenger)
+                event("challenge_ignored", challenger=challenger, format=challenge_format)
+            continue
+        if now - tried.get(challenger, -ACCEPT_RETRY) >= ACCEPT_RETRY:
+            return challenger
+    return None
 
 
 # -- the runner -----------------------------------------------------------------------------
