@@ -120,6 +120,22 @@ def test_chance_mode_keeps_certain_duels_certain():
     assert duel.a_wins and duel.p > 0.95
 
 
+@pytest.mark.parametrize("gengar_hp", [0.72, 0.79])
+def test_roll_chance_counts_the_rolls_that_ko(gengar_hp):
+    # A 10% Dragapult outspeeds Gengar; its Shadow Ball rolls 0.70-0.82 of Gengar's HP and Gengar's
+    # reply KOs it. Only the share of rolls above Gengar's HP wins, whichever side the mean falls.
+    pult = mon("dragapult", 76, ("dragondarts", "shadowball"), hp=0.1)
+    gengar = mon("gengar", 80, ("shadowball", "sludgebomb"), hp=gengar_hp)
+    e = MatchupEngine(DamageOracle(None), FieldState(), chance=True, roll_chance=True)
+    ball = next(o for o in e.options(pult, gengar, True) if o.move == "shadowball")
+    hp = gengar.hp_fraction  # whole HP points: close to `gengar_hp`
+    assert ball.low < hp < ball.high
+    by_mean = MatchupEngine(DamageOracle(None), FieldState(), chance=True).duel(pult, gengar)
+    by_rolls = e.duel(pult, gengar)
+    assert by_mean.p == (1.0 if ball.mean >= hp else 0.0)
+    assert by_rolls.p == pytest.approx((ball.high - hp) / (ball.high - ball.low))
+
+
 BANDED_GARCHOMP = mon(
     "garchomp", 77, ("earthquake", "outrage", "stoneedge", "fireblast"), "choiceband", "roughskin"
 )

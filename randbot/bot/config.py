@@ -90,6 +90,8 @@ class BotConfig:
     # Duels count a KO-ing hit's accuracy (and full paralysis) as a chance, not as less damage:
     # 251-254 vs 240 of 300 paired battles against the heuristic.
     engine_chance: bool = True
+    # ... and the damage roll: a hit KOs in the share of its rolls that KO, not when its mean does.
+    engine_roll_chance: bool = False
     planner_engine: bool = True  # pairings fought by the matchup engine (off: per-turn rates only)
     # Duels hold a choice item's holder to its move of the stay (the enemy's, once it has moved).
     choice_lock: bool = True

@@ -184,6 +184,7 @@ class MatchupEngine:
         field: FieldState,
         enemy_setup: bool = True,
         chance: bool = False,
+        roll_chance: bool = False,
         charge_moves: bool = False,
         stat_abilities: bool = False,
         hit_boosts: bool = False,
@@ -198,6 +199,9 @@ class MatchupEngine:
         self.field = field
         self.enemy_setup = enemy_setup
         self.chance = chance
+        # Chance mode also counts the damage roll: a hit whose high rolls KO and low rolls do not
+        # KOs in that share of worlds (off: it KOs exactly when its mean roll does).
+        self.roll_chance = roll_chance
         # Two-turn moves take their charging turn (and recharge moves their rest); off: every
         # damaging move hits the turn it is chosen.
         self.charge_moves = charge_moves
@@ -535,18 +539,20 @@ class MatchupEngine:
     def _lethal_chance(
         self, user: _Side, action, target: _Side, chances: _Chances, A: _Side
     ) -> bool:
-        """Chance mode: a hit that KOs if it lands. Books the worlds where it lands and leaves the
-        target standing for the rest (the miss); returns False when the hit is not lethal."""
+        """Chance mode: a hit that KOs if it lands (with `roll_chance`, if it lands and rolls high
+        enough). Books the worlds where it KOs and goes on in the rest as most of them are: the
+        target untouched (a miss) or hanging on (a low roll). False when the hit cannot KO."""
         move_id, opt = action
         if opt is None or user.asleep > 0 or _charges_now(user, opt):
             return False
-        full = _dmg(opt, user, target, False, user is A) / max(opt.accuracy, 0.01)
-        if full < target.hp:
+        mean = _dmg(opt, user, target, False, user is A) / max(opt.accuracy, 0.01)
+        kos = self._roll_ko_share(opt, mean, target.hp)
+        if kos <= 0.0:
             return False
         if (target.mon.ability == "sturdy" or target.mon.item == "focussash") and target.hp >= 1.0:
             return False  # survives at 1 HP: the ordinary path handles it
         lands = opt.accuracy * (0.75 if user.mon.status == "par" else 1.0)
-        share = chances.alive * lands
+        share = chances.alive * lands * kos
         after = min(1.0, user.hp + _hit_hp_change(opt, user.mon, target.mon, target.hp))
         # a KO its recoil (or Life Orb, or a Rocky Helmet) pays for with its own: both fall, and
         # the duel is lost as in the ordinary path
@@ -554,11 +560,32 @@ class MatchupEngine:
         after = max(0.0, after)
         chances.book(share, a_won, after)
         chances.alive -= share
-        if chances.alive < SETTLED or lands >= 1.0:
+        if chances.alive < SETTLED or lands * kos >= 1.0:
             chances.book(chances.alive, a_won, after)
             chances.alive = 0.0
             target.hp = 0.0
+            return True
+        if kos >= 1.0 or (1.0 - lands) >= lands * (1.0 - kos):
+            return True  # the worlds left are mostly misses: the target stands untouched
+        # the worlds left are mostly low rolls: the hit lands and the target hangs on
+        hp_before = target.hp
+        self._act(user, action, target, False, is_a=user is A)
+        if target.hp <= 0.0 < hp_before:
+            low = opt.low * mean / opt.mean if opt.mean > 0 else hp_before
+            target.hp = max(0.01, (hp_before - low) / 2)  # the mean of the rolls that fall short
         return True
+
+    def _roll_ko_share(self, opt: Option, mean: float, hp: float) -> float:
+        """Share of a landing hit's damage rolls that KO a target at `hp` (mean roll `mean`)."""
+        if not self.roll_chance or opt.mean <= 0 or opt.high <= opt.low:
+            return 1.0 if mean >= hp else 0.0
+        scale = mean / opt.mean
+        high, low = opt.high * scale, opt.low * scale
+        if high < hp:
+            return 0.0
+        if low >= hp:
+            return 1.0
+        return (high - hp) / (high - low)
 
     def _act(self, user: _Side, action, target: _Side, worst: bool, is_a: bool) -> None:
         move_id, opt = action
