@@ -12,11 +12,7 @@ from __future__ import annotations
 from poke_env.battle import Battle
 from poke_env.battle.effect import Effect
 
-
-def _key(ident: str) -> str:
-    """`p1a: Copperajah` -> `p1: Copperajah`, as poke-env keys a team."""
-    side, _, name = ident.partition(": ")
-    return f"{side[:2]}: {name}"
+from randbot.protocol import parse_ident
 
 
 class TrapClock:
@@ -29,8 +25,10 @@ class TrapClock:
         """One split protocol line of battle `tag`."""
         if len(fields) < 3 or fields[1] not in ("switch", "drag", "replace", "faint", "-activate"):
             return
-        key = _key(fields[2])
-        side = key[:2]
+        ident = parse_ident(fields[2])
+        if ident is None:
+            return
+        key, side = ident.team_key, ident.side
         active = self._active.setdefault(tag, {})
         sources = self._source.setdefault(tag, {})
         released = self._released.setdefault(tag, set())
