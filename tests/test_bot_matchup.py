@@ -384,6 +384,28 @@ def test_leech_seed_strength_sap_and_pain_split_move_hp_between_the_sides():
         assert (on.p_a, on.a_hp, -on.b_hp) > (off.p_a, off.a_hp, -off.b_hp), move
 
 
+OOZE_DRAINERS = [
+    (
+        mon("ferrothorn", 84, ("leechseed", "powerwhip", "gyroball"), "leftovers", hp=0.7),
+        "leechseed",
+    ),
+    (mon("sinistcha", 86, ("strengthsap", "matchagotcha", "shadowball"), hp=0.7), "strengthsap"),
+    (mon("ceruledge", 84, ("bitterblade", "shadowsneak", "poltergeist")), "bitterblade"),
+]
+
+
+@pytest.mark.parametrize(("user", "move"), OOZE_DRAINERS)
+def test_draining_a_liquid_ooze_holder_hurts_the_drainer(user, move):
+    """A Swalot that loses its Liquid Ooze is drained as any target; with it, what the drainer
+    would have gained is lost (Sinistcha's Strength Sap into Swalot's ooze, battle 44, seed 11)."""
+    duels = {}
+    for ability in ("liquidooze", "stickyhold"):
+        swalot = mon("swalot", 90, ("sludgebomb", "earthquake", "icebeam", "encore"), "", ability)
+        duels[ability] = _status_engine().duel(user, swalot, first=move, plans=(0,))
+    ooze, plain = duels["liquidooze"], duels["stickyhold"]
+    assert (ooze.p_a, ooze.a_hp, -ooze.b_hp) < (plain.p_a, plain.a_hp, -plain.b_hp)
+
+
 def test_a_setup_move_ko_ed_before_it_acts_does_not_count_its_boosts_as_a_faster_ko():
     """Drifblim at 26% into a faster Life Orb Grafaiai whose Knock Off KOs it (battle 455 of the
     seed-11 run): every first move loses the same way, and a tie goes to the move whose duel KOs

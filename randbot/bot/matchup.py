@@ -922,7 +922,10 @@ def _seed_drain(seeded: _Side, foe: _Side) -> None:
     lost = min(seeded.hp, 1 / 8)
     seeded.hp -= lost
     if foe.hp > 0:
-        foe.hp = min(1.0, foe.hp + lost * seeded.mon.max_hp / max(1, foe.mon.max_hp))
+        gained = lost * seeded.mon.max_hp / max(1, foe.mon.max_hp)
+        if seeded.mon.ability == "liquidooze":
+            gained = -gained  # the seeder takes what it would have drained
+        foe.hp = min(1.0, foe.hp + gained)
 
 
 def _strength_sap(user: _Side, target: _Side) -> None:
@@ -931,7 +934,10 @@ def _strength_sap(user: _Side, target: _Side) -> None:
     if stage <= -6:
         return
     attack = target.mon.stats[1] * stage_multiplier(stage)
-    user.hp = min(1.0, user.hp + attack / max(1, user.mon.max_hp))
+    healed = attack / max(1, user.mon.max_hp)
+    if target.mon.ability == "liquidooze":
+        healed = -healed  # the ooze hurts the sapper by what it would have healed
+    user.hp = min(1.0, user.hp + healed)
     _boost(target, "atk", -1)
 
 
@@ -1030,7 +1036,8 @@ def _hit_hp_change(opt: Option, user: Mon, target: Mon, dealt: float) -> float:
     """What a hit dealing `dealt` of the target's max HP gives or costs its user, in its own max
     HP: drain, recoil, Life Orb, and a Rocky Helmet or Rough Skin on contact."""
     scale = dealt / opt.mean if opt.mean > 0 else 0.0
-    change = (opt.drain - opt.recoil) * scale
+    drain = -opt.drain if target.ability == "liquidooze" else opt.drain  # the ooze hurts instead
+    change = (drain - opt.recoil) * scale
     if user.item == "lifeorb" and user.ability not in ("magicguard", "sheerforce"):
         change -= 0.1
     if opt.contact and user.ability != "magicguard":
