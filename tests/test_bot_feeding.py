@@ -174,3 +174,12 @@ def test_no_strength_sap_into_clear_body(explain_battle):
     on = _first_decision(explain_battle, log, 8, "skip_futile", True)
     assert "|| played: move strengthsap" in on
     assert "plan-stay: move matchagotcha" in on
+
+
+@pytest.mark.integration
+def test_no_double_shock_once_it_took_the_electric_type(explain_battle):
+    """Turn 16 (`randbot evaluate --vs heuristic --seed 11 --save-logs`, battle 46): Pawmot's
+    Double Shock on turn 15 left it ???/Fighting; the second one failed and Annihilape KOed it."""
+    log = "double-shock-typeless-vs-heuristic.log.json"
+    on = _first_decision(explain_battle, log, 16, "skip_futile", True)
+    assert "doubleshock" not in on.split(" | ")[0], on

@@ -406,6 +406,65 @@ def test_draining_a_liquid_ooze_holder_hurts_the_drainer(user, move):
     assert (ooze.p_a, ooze.a_hp, -ooze.b_hp) < (plain.p_a, plain.a_hp, -plain.b_hp)
 
 
+def test_double_shock_works_once_and_not_after_tera_takes_the_electric_type():
+    """Double Shock takes Pawmot's Electric type: a second one fails (battle 46, seed 11, where
+    Pawmot used it again and Annihilape KOed it). Two would KO Dondozo; one and a Close Combat
+    do not, and Dondozo wins. Terastallized into Fighting, Pawmot has no Double Shock at all."""
+    e = engine()
+    pawmot = mon("pawmot", 85, ("doubleshock", "closecombat", "icepunch"), "", "voltabsorb")
+    dondozo = mon("dondozo", 85, ("waterfall", "rest"))
+    hits = {o.move: o.mean for o in e.options(pawmot, dondozo, True)}
+    assert 2 * hits["doubleshock"] >= 1.0 > hits["doubleshock"] + hits["closecombat"]
+    assert not e.duel(pawmot, dondozo, plans=(0,)).a_wins
+    fighting = replace(pawmot, tera_type="FIGHTING", terastallized=True)
+    assert "doubleshock" not in {o.move for o in e.options(fighting, dondozo, True)}
+
+
+def test_multiscale_halves_only_the_first_hit():
+    """Ice Shard does 41% to a full-HP Multiscale Dragonite: the next one does twice that, so two
+    KO it (the duel priced every hit at the halved 41% and needed three)."""
+    e = engine()
+    dragonite = mon("dragonite", 74, ("dragondance",), "heavydutyboots", "multiscale")
+    weavile = mon("weavile", 80, ("iceshard",), "", "pressure")
+    (shard,) = e.options(weavile, dragonite, True)
+    assert shard.halved_at_full and 2 * shard.mean < 1.0 <= 3 * shard.mean
+    duel = e.duel(weavile, dragonite, plans=(0,))
+    assert duel.a_wins and duel.turns == 2
+    breaker = mon("weavile", 80, ("iceshard",), "", "moldbreaker")
+    assert not e.options(breaker, dragonite, True)[0].halved_at_full
+
+
+def test_curse_and_belly_drum_are_setups_and_belly_drum_costs_half_the_hp():
+    """Their raises are coded in Showdown's handlers, not in the move data: the duel played them
+    as lost turns. Belly Drum pays half the user's HP, and at half HP or less it fails."""
+    e = engine()
+    garchomp = mon("garchomp", 77, ("earthquake", "outrage", "stoneedge"), "", "roughskin")
+    snorlax = mon("snorlax", 80, ("curse", "bodyslam", "rest"), "leftovers", "thickfat")
+    assert e.duel(snorlax, garchomp, plans=(1,)).first_action == "curse"
+    moves = ("bellydrum", "aquajet", "playrough", "knockoff")
+    azumarill = mon("azumarill", 82, moves, "leftovers", "hugepower")
+    drum = e.duel(azumarill, garchomp, plans=(1,))
+    assert drum.first_action == "bellydrum" and drum.plan == "setup1"
+    assert e.duel(azumarill, garchomp, plans=(1,), first="bellydrum").a_hp <= 0.5
+    halved = mon("azumarill", 82, moves, "leftovers", "hugepower", hp=0.5)
+    assert e.duel(halved, garchomp).first_action != "bellydrum"
+
+
+def test_a_sitrus_berry_heals_a_quarter_once_at_half_hp():
+    """Azumarill trades blows with Garchomp: the quarter its Sitrus Berry heals at half HP keeps
+    it standing to land the last hit, which Leftovers does not."""
+    e = engine()
+    garchomp = mon("garchomp", 77, ("earthquake", "outrage", "stoneedge"), "", "roughskin")
+    moves = ("bellydrum", "aquajet", "playrough", "knockoff")
+    berry = e.duel(mon("azumarill", 82, moves, "sitrusberry", "hugepower"), garchomp)
+    scraps = e.duel(mon("azumarill", 82, moves, "leftovers", "hugepower"), garchomp)
+    assert berry.a_wins and not scraps.a_wins
+    # at half HP or below it would have eaten it already: the build's berry is a stale belief
+    low = mon("azumarill", 82, moves, "sitrusberry", "hugepower", hp=0.45)
+    stale, none = e.duel(low, garchomp), e.duel(replace(low, item=""), garchomp)
+    assert (stale.a_wins, stale.a_hp, stale.b_hp) == (none.a_wins, none.a_hp, none.b_hp)
+
+
 def test_a_setup_move_ko_ed_before_it_acts_does_not_count_its_boosts_as_a_faster_ko():
     """Drifblim at 26% into a faster Life Orb Grafaiai whose Knock Off KOs it (battle 455 of the
     seed-11 run): every first move loses the same way, and a tie goes to the move whose duel KOs

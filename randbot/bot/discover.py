@@ -19,6 +19,7 @@ from randbot.bot.futile import (
     fails_again,
     first_turn_out,
     heal_blocked,
+    lost_its_type,
 )
 from randbot.bot.matchup import (
     DELAYED_MOVES,
@@ -72,6 +73,8 @@ def guaranteed_ko(t: Tactics) -> str | None:
             continue  # Future Sight lands two turns later: no KO before the enemy answers
         if fails_again(move_id, t.sit.failed_moves):
             continue  # it failed last turn against this enemy: it did not attack
+        if lost_its_type(move_id, t.sit.battle):
+            continue  # Double Shock without the Electric type it took: it fails
         ok = True
         for b, _w in t.enemy:
             dmg = t.engine.oracle.get(active, b, move_id, t.sit.field, True)

@@ -90,6 +90,18 @@ def fails_on_the_field(move_id: str, battle: Any, enemy_builds: list[tuple[Mon, 
     return False
 
 
+# Attacks that take from their user the type they need (Double Shock, Burn Up): once used, they
+# fail until it switches out.
+SPENDS_OWN_TYPE = {"doubleshock": "ELECTRIC", "burnup": "FIRE"}
+
+
+def lost_its_type(move_id: str, battle: Any) -> bool:
+    """Double Shock or Burn Up by an active that has lost the type it needs: it fails."""
+    needed = SPENDS_OWN_TYPE.get(move_id)
+    poke = battle.active_pokemon
+    return needed is not None and poke is not None and needed not in {t.name for t in poke.types}
+
+
 def heal_blocked(battle: Any) -> bool:
     """Psychic Noise and friends: a recovery move would fail this turn."""
     poke = battle.active_pokemon

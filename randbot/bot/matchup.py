@@ -15,10 +15,11 @@ from dataclasses import field as dc_field
 
 from randbot.bot.damage import DamageOracle
 from randbot.bot.field import FieldState
-from randbot.bot.futile import can_status
+from randbot.bot.futile import SPENDS_OWN_TYPE, can_status
 from randbot.bot.mon import BOOSTABLE, CHOICE_ITEMS, Mon
 from randbot.bot.movefacts import MoveFacts, effectiveness, move_facts
 from randbot.bot.pydamage import (
+    MOLD_BREAKERS,
     is_grounded,
     knockable_item,
     speed,
@@ -78,6 +79,9 @@ class Option:
     target_boosts: tuple[tuple[str, int], ...] = ()  # a hit's sure stat changes on the target
     no_repeat: bool = False  # it cannot be used twice in a row (Blood Moon, Gigaton Hammer)
     hp_power: bool = False  # its power falls with its user's HP (Eruption, Water Spout)
+    once: bool = False  # it takes the type it needs from its user: it works once (Double Shock)
+    # priced against a Multiscale or Shadow Shield at full HP: it does twice as much once hurt
+    halved_at_full: bool = False
 
 
 @dataclass(frozen=True)
@@ -151,6 +155,7 @@ class _Side:
     seeded: bool = False  # Leech Seed: it loses an eighth each turn to the other side
     shield: str | None = None  # an intact Disguise or Ice Face: it takes the next hit instead
     last: str | None = None  # the move it used last turn (Blood Moon cannot follow itself)
+    used: set[str] = dc_field(default_factory=set)  # moves it has used in the duel
     slow_left: int = 0  # ends of turn Slow Start still halves its Attack and Speed
     slow_over: bool = False  # Slow Start ended in the duel: the halved Attack and Speed are back
 
@@ -299,6 +304,8 @@ class MatchupEngine:
                 continue  # first turn only: not a plan
             if facts.id in DELAYED_MOVES:
                 continue  # it lands two turns later, and not again while pending: not a duel's hit
+            if SPENDS_OWN_TYPE.get(facts.id, "") not in ("", *a.types):
+                continue  # Double Shock by a Pokémon not (or no longer) Electric: it fails
             if facts.id == "focuspunch" and _attacks(b, self.gen):
                 continue  # the foe hits it first every turn of the duel, and it fails
             mean = dmg.mean / bmax
@@ -335,6 +342,8 @@ class MatchupEngine:
                     and ("recharge" in facts.flags or a.ability == "truant"),
                     no_repeat="cantusetwice" in facts.flags,
                     hp_power=facts.id in HP_POWER_MOVES,
+                    once=facts.id in SPENDS_OWN_TYPE,
+                    halved_at_full=_full_hp_shield(a, b),
                 )
             )
         self._options[key] = out
@@ -407,6 +416,9 @@ class MatchupEngine:
             s.recharging = self.charge_moves and s.mon.must_recharge
             if self.hit_abilities:
                 s.shield = intact_shield(s.mon)
+            if s.mon.item == "sitrusberry" and s.mon.hp_fraction <= 0.5:
+                s.mon = replace(s.mon, item="")  # it would have eaten it already: a stale belief
+            _eat_sitrus(s)  # the hit it took on the way in
         first_action: str | None = None
         a_first_flag = False
         turns = 0
@@ -441,12 +453,15 @@ class MatchupEngine:
                 if chances is not None and self._lethal_chance(user, action, target, chances, A):
                     continue
                 self._act(user, action, target, worst, is_a=user is A)
+                _eat_sitrus(target)
+                _eat_sitrus(user)
             for s, foe in ((A, B), (B, A)):
                 if s.slow_left > 0:
                     s.slow_left -= 1
                     s.slow_over = s.slow_left == 0
                 if s.hp > 0:
                     self._residual(s)
+                    _eat_sitrus(s)
                     if s.seeded and s.mon.ability != "magicguard":
                         _seed_drain(s, foe)
                     if self.status_orbs:
@@ -497,6 +512,8 @@ class MatchupEngine:
         for opt in user.options:
             if opt.no_repeat and opt.move == user.last and user.locked is None:
                 continue  # Blood Moon and Gigaton Hammer fail the turn after their own use
+            if opt.once and opt.move in user.used:
+                continue  # Double Shock took the user's Electric type: it fails from now on
             dealt = _dmg(opt, user, target, worst, attacker_is_a)
             # A KO this turn that lands before the target moves is worth everything; prefer surer ones.
             value = dealt
@@ -590,6 +607,8 @@ class MatchupEngine:
     def _act(self, user: _Side, action, target: _Side, worst: bool, is_a: bool) -> None:
         move_id, opt = action
         user.last = move_id
+        if move_id is not None:
+            user.used.add(move_id)
         if move_id is None:
             if user.asleep > 0:
                 user.asleep -= 1
@@ -600,8 +619,14 @@ class MatchupEngine:
             facts = move_facts(move_id)
             if facts is not None and facts.is_setup:
                 user.setups_left = max(0, user.setups_left - 1)
+                if facts.hp_cost:
+                    if user.hp <= facts.hp_cost:
+                        return  # too little HP to pay: it fails
+                    user.hp -= facts.hp_cost
                 for stat, n in facts.self_boosts:
                     _boost(user, stat, n)
+                if move_id == "takeheart" and user.mon.status not in (None, "slp", "frz"):
+                    user.mon = replace(user.mon, status=None)
             elif move_id == "rest":
                 self._rest(user, target)
             elif facts is not None and facts.heal > 0:
@@ -913,6 +938,15 @@ def _answered_hit(facts: MoveFacts, target: Mon, gen: int) -> tuple[tuple[str, i
     return changes
 
 
+def _eat_sitrus(side: _Side) -> None:
+    """A Sitrus Berry heals a quarter once its holder falls to half HP (a third more with Cheek
+    Pouch), then it is gone."""
+    if side.mon.item == "sitrusberry" and 0 < side.hp <= 0.5:
+        pouch = 1 / 3 if side.mon.ability == "cheekpouch" else 0.0
+        side.hp = min(1.0, side.hp + 0.25 + pouch)
+        side.mon = replace(side.mon, item="")
+
+
 def _leech_seed(user: _Side, target: _Side) -> None:
     if "GRASS" not in target.mon.types and target.mon.ability != "magicbounce":
         target.seeded = True
@@ -1021,6 +1055,8 @@ def _dmg(opt: Option, user: _Side, target: _Side, worst: bool, user_is_a: bool) 
         )
     if user.slow_over and opt.physical:
         scale *= 2  # the calc halved its Attack for Slow Start, which has ended
+    if opt.halved_at_full and target.hp < 1.0:
+        scale *= 2  # the Multiscale that halved the calc's hit is broken
     if opt.hp_power and user.mon.hp_fraction > 0:
         # the calc priced it at the HP the user had; its power falls in step with the HP lost since
         scale *= min(1.0, max(0.0, user.hp) / user.mon.hp_fraction)
@@ -1030,6 +1066,15 @@ def _dmg(opt: Option, user: _Side, target: _Side, worst: bool, user_is_a: bool) 
     else:
         base = opt.mean * opt.accuracy
     return base * scale
+
+
+def _full_hp_shield(attacker: Mon, target: Mon) -> bool:
+    """The target's Multiscale (or Shadow Shield) halves this attacker's hits while it is at full HP."""
+    if target.hp < target.max_hp:
+        return False
+    if target.ability == "shadowshield":
+        return True
+    return target.ability == "multiscale" and attacker.ability not in MOLD_BREAKERS
 
 
 def _hit_hp_change(opt: Option, user: Mon, target: Mon, dealt: float) -> float:
@@ -1119,6 +1164,10 @@ def _best_setup(mon: Mon) -> str | None:
         facts = move_facts(move_id)
         if facts is None or not facts.is_setup:
             continue
+        if move_id == "curse" and "GHOST" in mon.types:
+            continue  # a Ghost's Curse costs it half its HP to curse the foe: no raise
+        if facts.hp_cost and mon.hp_fraction <= facts.hp_cost:
+            continue  # it cannot pay the HP
         g = sum(n for s, n in facts.self_boosts if s in ("atk", "spa", "spe") and n > 0)
         if g > gain:
             best, gain = move_id, g

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
-from poke_env.battle import Pokemon
+from poke_env.battle import Effect, Pokemon
 
 from randbot.bot.movefacts import species_entry
 
@@ -203,6 +203,15 @@ def species_mon(
     )
 
 
+def _current_types(mon: Pokemon) -> tuple[str, ...]:
+    """The species' types, or the ones a type change left it (Double Shock leaves Pawmot
+    `???/Fighting`: the `???` is no type)."""
+    if Effect.TYPECHANGE in mon.effects and mon.type_1 is not None:
+        changed = [t for t in (mon.type_1, mon.type_2) if t is not None]
+        return tuple(t.name for t in changed if t.name != "THREE_QUESTION_MARKS")
+    return _types_of(mon.species, [mon.type_1, mon.type_2])
+
+
 def _types_of(species_id: str, fallback: list) -> tuple[str, ...]:
     entry = species_entry(species_id)
     if entry.get("types"):
@@ -233,7 +242,7 @@ def our_mon(mon: Pokemon) -> Mon:
         species=mon.species,
         name=species_entry(mon.species).get("name", mon.species),
         level=level,
-        base_types=_types_of(mon.species, [mon.type_1, mon.type_2]),
+        base_types=_current_types(mon),
         tera_type=(mon.tera_type.name if mon.tera_type else (tera.upper() if tera else None)),
         terastallized=mon.is_terastallized,
         stats=values,  # type: ignore[arg-type]
@@ -276,7 +285,7 @@ def enemy_mon(
         species=mon.species,
         name=species_entry(mon.species).get("name", mon.species),
         level=lvl,
-        base_types=_types_of(mon.species, [mon.type_1, mon.type_2]),
+        base_types=_current_types(mon),
         tera_type=seen_tera or (tera_type.upper() if tera_type else None),
         terastallized=mon.is_terastallized,
         stats=stats,  # type: ignore[arg-type]

@@ -65,6 +65,9 @@ class MoveFacts:
     # user (Trailblaze, Flame Charge, Rapid Spin) and on the target it hits (Lunge, Icy Wind, Snarl).
     hit_self_boosts: tuple[tuple[str, int], ...] = ()
     hit_target_boosts: tuple[tuple[str, int], ...] = ()
+    hp_cost: float = (
+        0.0  # share of max HP the user pays (Belly Drum, Fillet Away); fails at or below
+    )
 
     @property
     def drops_user(self) -> bool:
@@ -126,6 +129,17 @@ def _category(entry: dict, gen: int) -> str:
     return "Special" if entry.get("type") in SPECIAL_TYPES_BEFORE_GEN_4 else "Physical"
 
 
+# Status moves whose stat raises Showdown codes in a handler, not in the move's data: Curse (a
+# non-Ghost user's), Belly Drum (to +6), Take Heart (which also cures status), Tidy Up.
+HANDLER_BOOSTS: dict[str, dict[str, int]] = {
+    "curse": {"atk": 1, "def": 1, "spe": -1},
+    "bellydrum": {"atk": 12},
+    "takeheart": {"spa": 1, "spd": 1},
+    "tidyup": {"atk": 1, "spe": 1},
+}
+# Setup moves paid for in HP (a share of max HP; the move fails if the user has no more than that).
+HP_COSTS = {"bellydrum": 0.5, "filletaway": 0.5, "clangoroussoul": 1 / 3}
+
 # Each hit stronger than the last (10/20/30 or 20/40/60 power), each with its own accuracy check.
 RISING_POWER_HITS = frozenset({"tripleaxel", "triplekick"})
 
@@ -166,6 +180,7 @@ def move_facts(move_id: str, gen: int = GEN) -> MoveFacts | None:
             self_boosts = entry.get("boosts") or self_boosts
         else:
             target_boosts = entry.get("boosts")
+        self_boosts = HANDLER_BOOSTS.get(move_id, self_boosts)
     if move_id in ("shoreup", "synthesis", "moonlight", "morningsun") and not heal:
         heal = [1, 2]
     if move_id == "rest":
@@ -203,6 +218,7 @@ def move_facts(move_id: str, gen: int = GEN) -> MoveFacts | None:
         and entry["self"].get("volatileStatus") == "lockedmove",
         hit_self_boosts=hit_self,
         hit_target_boosts=hit_target,
+        hp_cost=HP_COSTS.get(move_id, 0.0),
     )
 
 

@@ -16,7 +16,7 @@ from randbot.bot.decision import Deadline, Decision
 from randbot.bot.defeat import defeat
 from randbot.bot.discover import discover
 from randbot.bot.futile import sleep_clause_holds
-from randbot.bot.matchup import MatchupEngine
+from randbot.bot.matchup import MatchupEngine, hazard_fraction
 from randbot.bot.scores import Scores, compute_scores
 from randbot.bot.situation import Situation, read_situation
 from randbot.bot.tactics import SWITCH_MARGIN, Tactics, agg_key
@@ -229,7 +229,8 @@ def _dynamaxed(sit: Situation) -> bool:
 
 
 def blind_entry(sit: Situation, oracle: DamageOracle) -> Decision:
-    """A switch before the enemy's next Pokémon is shown (both fainted): the best average 1v1 over the seen."""
+    """A switch before the enemy's next Pokémon is shown (both fainted): the best average 1v1 over
+    the seen, each entry paying our side's hazards (with no seen enemy standing: the HP it keeps)."""
     battle = sit.battle
     if not battle.available_switches:
         return Decision("move", "", "fallback", "no-enemy-active")
@@ -238,10 +239,14 @@ def blind_entry(sit: Situation, oracle: DamageOracle) -> Decision:
     for key, poke in battle.team.items():
         if poke in battle.available_switches and key in sit.ours:
             mon = sit.ours[key].fresh()
-            margins = [engine.versus(mon, slot.builds).margin for slot in sit.enemies.values()]
-            scored.append(
-                (f"switch {key}", sum(margins) / len(margins) if margins else mon.hp_fraction)
-            )
+            # it pays our hazards on the way in (a Yanmega sent blind into Stealth Rock lost half)
+            pre = hazard_fraction(mon, sit.field, ours=True)
+            margins = [
+                engine.versus(mon, slot.builds, a_pre_damage=pre).margin
+                for slot in sit.enemies.values()
+            ]
+            average = sum(margins) / len(margins) if margins else mon.hp_fraction - pre
+            scored.append((f"switch {key}", average))
     if not scored:
         return Decision("move", "", "fallback", "no-enemy-active")
     label, _ = max(scored, key=lambda kv: kv[1])

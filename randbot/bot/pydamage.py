@@ -96,13 +96,13 @@ def is_grounded(mon: Mon) -> bool:
     return "FLYING" not in mon.types and mon.ability != "levitate" and mon.item != "airballoon"
 
 
+# Abilities that ignore the target's defensive abilities (Levitate, Multiscale...).
+MOLD_BREAKERS = frozenset({"moldbreaker", "teravolt", "turboblaze"})
+
+
 def type_multiplier(attacker: Mon, defender: Mon, move: MoveFacts) -> float:
     mtype = move_type(attacker, move)
-    if defender.ability in _IMMUNE_ABILITY.get(mtype, ()) and attacker.ability not in (
-        "moldbreaker",
-        "teravolt",
-        "turboblaze",
-    ):
+    if defender.ability in _IMMUNE_ABILITY.get(mtype, ()) and attacker.ability not in MOLD_BREAKERS:
         return 0.0
     if mtype == "GROUND" and defender.item == "airballoon":
         return 0.0
@@ -387,7 +387,8 @@ def estimate(
     # Defender abilities
     dab = defender.ability
     if dab in ("multiscale", "shadowshield") and defender.hp >= defender.max_hp:
-        mod *= 0.5
+        if dab == "shadowshield" or attacker.ability not in MOLD_BREAKERS:
+            mod *= 0.5
     if dab in ("filter", "solidrock", "prismarmor") and tmult > 1:
         mod *= 0.75
     if dab == "thickfat" and mtype in ("FIRE", "ICE"):

@@ -14,6 +14,7 @@ from randbot.bot.futile import (
     fails_on_the_field,
     first_turn_out,
     heal_blocked,
+    lost_its_type,
 )
 from randbot.bot.matchup import Aggregate, MatchupEngine, hazard_fraction
 from randbot.bot.mon import Mon
@@ -205,6 +206,8 @@ class Tactics:
             if blocked and facts.is_recovery:
                 return True
             if move_id in FIRST_TURN_ONLY and not first_turn:
+                return True
+            if lost_its_type(move_id, self.sit.battle):
                 return True
             if facts.is_damaging:
                 return move_id not in UNPRICED_ATTACKS and self._harmless(move_id)
