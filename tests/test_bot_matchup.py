@@ -420,6 +420,18 @@ def test_double_shock_works_once_and_not_after_tera_takes_the_electric_type():
     assert "doubleshock" not in {o.move for o in e.options(fighting, dondozo, True)}
 
 
+def test_strength_sap_into_defiant_raises_the_foes_attack():
+    """Each Strength Sap lowers Annihilape's Attack a stage and Defiant raises it two (battle 415,
+    seed 11: six saps took it to +6): the sap that wins against Vital Spirit loses against it."""
+    sinistcha = mon("sinistcha", 86, ("strengthsap", "matchagotcha", "shadowball", "calmmind"))
+    moves = ("bulkup", "drainpunch", "gunkshot", "ragefist")
+    saps = {}
+    for ability in ("defiant", "vitalspirit"):
+        annihilape = mon("annihilape", 76, moves, "leftovers", ability)
+        saps[ability] = _status_engine().duel(sinistcha, annihilape, first="strengthsap")
+    assert saps["vitalspirit"].a_wins and not saps["defiant"].a_wins
+
+
 def test_multiscale_halves_only_the_first_hit():
     """Ice Shard does 41% to a full-HP Multiscale Dragonite: the next one does twice that, so two
     KO it (the duel priced every hit at the halved 41% and needed three)."""

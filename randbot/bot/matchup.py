@@ -973,6 +973,9 @@ def _strength_sap(user: _Side, target: _Side) -> None:
         healed = -healed  # the ooze hurts the sapper by what it would have healed
     user.hp = min(1.0, user.hp + healed)
     _boost(target, "atk", -1)
+    raised = _RAISED_BY_DROPS.get(target.mon.ability)
+    if raised:
+        _boost(target, raised, 2)  # Defiant: each sap a net +1 Attack for the foe
 
 
 def _pain_split(user: _Side, target: _Side) -> None:
