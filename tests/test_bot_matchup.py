@@ -432,6 +432,20 @@ def test_strength_sap_into_defiant_raises_the_foes_attack():
     assert saps["vitalspirit"].a_wins and not saps["defiant"].a_wins
 
 
+def test_avalanche_doubles_after_the_targets_hit():
+    """Avalanche moves last and doubles once the target has hit its user that turn (battle 4,
+    seed 11, where the plan priced Avalugg's at half): two KO a Gyarados that attacks, three one
+    that only sets up."""
+    e = engine()
+    avalugg = mon("avalugg", 88, ("avalanche", "bodypress", "recover"), "heavydutyboots", "sturdy")
+    hitter = mon("gyarados", 79, ("waterfall", "earthquake"), "heavydutyboots", "intimidate")
+    dancer = mon("gyarados", 79, ("dragondance",), "heavydutyboots", "intimidate")
+    avalanche = next(o for o in e.options(avalugg, hitter, True) if o.move == "avalanche")
+    assert 2 * avalanche.mean < 1.0 <= 4 * avalanche.mean
+    assert e.duel(avalugg, hitter, plans=(0,)).turns == 2
+    assert e.duel(avalugg, dancer, plans=(0,)).turns == 3
+
+
 def test_multiscale_halves_only_the_first_hit():
     """Ice Shard does 41% to a full-HP Multiscale Dragonite: the next one does twice that, so two
     KO it (the duel priced every hit at the halved 41% and needed three)."""

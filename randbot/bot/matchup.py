@@ -156,6 +156,7 @@ class _Side:
     shield: str | None = None  # an intact Disguise or Ice Face: it takes the next hit instead
     last: str | None = None  # the move it used last turn (Blood Moon cannot follow itself)
     used: set[str] = dc_field(default_factory=set)  # moves it has used in the duel
+    hurt_this_turn: bool = False  # the foe's hit landed on it this turn (Avalanche doubles)
     slow_left: int = 0  # ends of turn Slow Start still halves its Attack and Speed
     slow_over: bool = False  # Slow Start ended in the duel: the halved Attack and Speed are back
 
@@ -432,6 +433,7 @@ class MatchupEngine:
         ttk_start = _ttk(A, B, worst, self.field, a.hp_fraction, b.hp_fraction)
         while turns < MAX_TURNS and A.hp > 0 and B.hp > 0:
             turns += 1
+            A.hurt_this_turn = B.hurt_this_turn = False
             if turns == 1 and first is not None:
                 act_a = (first, next((o for o in a_opts if o.move == first), None))
             else:
@@ -664,6 +666,7 @@ class MatchupEngine:
         ):
             dealt = 0.999
         target.hp -= dealt
+        target.hurt_this_turn = target.hurt_this_turn or dealt > 0
         user.hp += _hit_hp_change(opt, user.mon, target.mon, dealt)
         for stat, n in opt.self_boosts:
             _boost(user, stat, n)
@@ -1058,6 +1061,8 @@ def _dmg(opt: Option, user: _Side, target: _Side, worst: bool, user_is_a: bool) 
         )
     if user.slow_over and opt.physical:
         scale *= 2  # the calc halved its Attack for Slow Start, which has ended
+    if opt.move in AVENGING_MOVES and user.hurt_this_turn:
+        scale *= 2  # Avalanche and Revenge hit twice as hard after the target's hit
     if opt.halved_at_full and target.hp < 1.0:
         scale *= 2  # the Multiscale that halved the calc's hit is broken
     if opt.hp_power and user.mon.hp_fraction > 0:
@@ -1069,6 +1074,10 @@ def _dmg(opt: Option, user: _Side, target: _Side, worst: bool, user_is_a: bool) 
     else:
         base = opt.mean * opt.accuracy
     return base * scale
+
+
+# Moves that double in power when the target hit their user earlier in the turn.
+AVENGING_MOVES = frozenset({"avalanche", "revenge"})
 
 
 def _full_hp_shield(attacker: Mon, target: Mon) -> bool:
