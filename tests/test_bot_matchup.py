@@ -446,6 +446,23 @@ def test_avalanche_doubles_after_the_targets_hit():
     assert e.duel(avalugg, dancer, plans=(0,)).turns == 3
 
 
+def test_asleep_only_sleep_talk_acts():
+    """A sleeping Dondozo's Wave Crash does nothing (battle 475, seed 11: it chose Wave Crash over
+    Sleep Talk and lost the turn); the duel played the forced first move as if it were awake.
+    Sleep Talk calls one of its other moves: it hits this turn."""
+    e = engine()
+    moves = ("wavecrash", "rest", "sleeptalk", "curse")
+    awake = mon("dondozo", 84, moves, "heavydutyboots", "unaware")
+    asleep = replace(awake, status="slp")
+    charizard = mon(
+        "charizard", 85, ("flamethrower", "airslash"), "heavydutyboots", "blaze", hp=0.3
+    )
+    assert e.duel(awake, charizard, first="wavecrash").turns == 1
+    crash = e.duel(asleep, charizard, first="wavecrash")
+    talk = e.duel(asleep, charizard, first="sleeptalk")
+    assert crash.turns > 1 and talk.turns == 1 and talk.a_hp > crash.a_hp
+
+
 def test_multiscale_halves_only_the_first_hit():
     """Ice Shard does 41% to a full-HP Multiscale Dragonite: the next one does twice that, so two
     KO it (the duel priced every hit at the halved 41% and needed three)."""

@@ -434,7 +434,9 @@ class MatchupEngine:
         while turns < MAX_TURNS and A.hp > 0 and B.hp > 0:
             turns += 1
             A.hurt_this_turn = B.hurt_this_turn = False
-            if turns == 1 and first is not None:
+            if turns == 1 and first == "sleeptalk" and A.asleep > 0:
+                act_a = (first, self._sleep_talk(A) if A.mon.status == "slp" else None)
+            elif turns == 1 and first is not None:
                 act_a = (first, next((o for o in a_opts if o.move == first), None))
             else:
                 act_a = self._choose(A, B, worst, attacker_is_a=True)
@@ -500,7 +502,8 @@ class MatchupEngine:
         self, user: _Side, target: _Side, worst: bool, attacker_is_a: bool
     ) -> tuple[str | None, Option | None]:
         if user.asleep > 0:
-            return None, None
+            talk = self._sleep_talk(user) if user.mon.status == "slp" else None
+            return ("sleeptalk", talk) if talk is not None else (None, None)
         if user.recharging:
             user.recharging = False
             return "recharge", None
@@ -541,6 +544,35 @@ class MatchupEngine:
         if best is None:
             return None, None
         return best[1].move, best[1]
+
+    def _sleep_talk(self, user: _Side) -> Option | None:
+        """Sleep Talk calls one of its user's other moves at random: their expected hit as one
+        option (a status move or a two-turn move called this way does nothing here)."""
+        if "sleeptalk" not in user.mon.moves:
+            return None
+        others = [m for m in user.mon.moves if m != "sleeptalk"]
+        hits = [o for o in user.options if o.move in others and not o.charge]
+        if not others or not hits:
+            return None
+        share = 1 / len(others)
+        mean = share * sum(o.mean * o.accuracy for o in hits)
+        base = max(hits, key=lambda o: o.mean)
+        ratio = mean / base.mean if base.mean > 0 else 0.0
+        return replace(
+            base,
+            move="sleeptalk",
+            mean=mean,
+            low=base.low * ratio,
+            high=base.high * ratio,
+            accuracy=1.0,
+            priority=0,
+            recoil=base.recoil * ratio,
+            drain=base.drain * ratio,
+            self_boosts=(),
+            target_boosts=(),
+            no_repeat=False,
+            once=False,
+        )
 
     def _goes_first(self, A: _Side, act_a, B: _Side, act_b, worst: bool) -> bool:
         pa = act_a[1].priority if act_a[1] else (_status_priority(A.mon, act_a[0]))
@@ -611,11 +643,14 @@ class MatchupEngine:
         user.last = move_id
         if move_id is not None:
             user.used.add(move_id)
-        if move_id is None:
-            if user.asleep > 0:
-                user.asleep -= 1
-                if user.asleep == 0 and self.status_moves and user.mon.status in ("slp", "frz"):
-                    user.mon = replace(user.mon, status=None)  # awake: a sleep move can land again
+        if user.asleep > 0:
+            # asleep (or frozen), whatever it chose: only Sleep Talk acts, with another move
+            user.asleep -= 1
+            if user.asleep == 0 and self.status_moves and user.mon.status in ("slp", "frz"):
+                user.mon = replace(user.mon, status=None)  # awake: a sleep move can land again
+            if move_id != "sleeptalk" or opt is None or user.mon.status == "frz":
+                return
+        elif move_id is None:
             return
         if opt is None:
             facts = move_facts(move_id)
