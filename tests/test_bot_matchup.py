@@ -463,6 +463,17 @@ def test_asleep_only_sleep_talk_acts():
     assert crash.turns > 1 and talk.turns == 1 and talk.a_hp > crash.a_hp
 
 
+def test_salt_cure_salts_the_target_each_end_of_turn():
+    """Salt Cure does 15% to Vaporeon, and its salt a quarter more each end of turn (Water):
+    three turns, where the hit alone needs seven (battle 418, seed 11: Roost could not keep up)."""
+    e = engine()
+    garganacl = mon("garganacl", 81, ("saltcure",), "leftovers", "purifyingsalt")
+    vaporeon = mon("vaporeon", 85, ("protect",))
+    (cure,) = e.options(garganacl, vaporeon, True)
+    assert cure.mean * 6 < 1.0
+    assert e.duel(garganacl, vaporeon, plans=(0,)).turns == 3
+
+
 def test_multiscale_halves_only_the_first_hit():
     """Ice Shard does 41% to a full-HP Multiscale Dragonite: the next one does twice that, so two
     KO it (the duel priced every hit at the halved 41% and needed three)."""

@@ -153,6 +153,7 @@ class _Side:
     recharging: bool = False  # used a recharge move last turn: this turn it cannot act
     abilities: bool = False  # Contrary, Simple and Unaware act on the stage changes of the duel
     seeded: bool = False  # Leech Seed: it loses an eighth each turn to the other side
+    salted: bool = False  # Salt Cure: it loses an eighth each turn (a quarter, Water or Steel)
     shield: str | None = None  # an intact Disguise or Ice Face: it takes the next hit instead
     last: str | None = None  # the move it used last turn (Blood Moon cannot follow itself)
     used: set[str] = dc_field(default_factory=set)  # moves it has used in the duel
@@ -414,6 +415,7 @@ class MatchupEngine:
             s.heal_move, s.heal = _recovery(s.mon)
             s.lock(s.mon.locked)
             s.slow_left = s.mon.slow_turns if s.mon.slowed else 0
+            s.salted = s.mon.salted
             s.recharging = self.charge_moves and s.mon.must_recharge
             if self.hit_abilities:
                 s.shield = intact_shield(s.mon)
@@ -709,6 +711,8 @@ class MatchupEngine:
             for stat, n in opt.target_boosts:
                 _boost(target, stat, n)
         user.hp = min(1.0, user.hp)
+        if opt.move == "saltcure" and dealt > 0:
+            target.salted = True
         if opt.move == "knockoff" and dealt > 0 and target.hp > 0 and _knockable(target.mon):
             self._lose_item(target, user)
 
@@ -793,6 +797,8 @@ class MatchupEngine:
                 s.hp -= 1 / 16
         if self.field.terrain == "grassy" and is_grounded(mon):
             s.hp = min(1.0, s.hp + 1 / 16)
+        if s.salted:
+            s.hp -= 1 / 4 if {"WATER", "STEEL"} & set(mon.types) else 1 / 8
 
     def _activate_orb(self, s: _Side, foe: _Side) -> None:
         """A Flame or Toxic Orb burns or badly poisons its holder at the end of its first turn (no

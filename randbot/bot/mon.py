@@ -70,6 +70,9 @@ class Mon:
     # `slow_turns` more ends of turn.
     slowed: bool = False
     slow_turns: int = 0
+    # Salt Cure's salt: an eighth of its HP (a quarter, Water or Steel) lost each end of turn,
+    # until it leaves the field.
+    salted: bool = False
 
     @property
     def max_hp(self) -> int:
@@ -109,6 +112,9 @@ class Mon:
         if self.ability != "slowstart":
             return self
         return replace(self, slowed=holds, slow_turns=turns if holds else 0)
+
+    def with_salt(self, salted: bool) -> Mon:
+        return self if salted == self.salted else replace(self, salted=salted)
 
     def with_hp(self, hp: int) -> Mon:
         return replace(self, hp=max(0, min(self.max_hp, hp)))

@@ -187,6 +187,11 @@ def _slow_start_holds(poke: Pokemon) -> bool:
     return not poke.active or Effect.SLOW_START in poke.effects
 
 
+def _salted(poke: Pokemon) -> bool:
+    """Salt Cure's salt stays on the active until it leaves the field."""
+    return poke.active and Effect.SALT_CURE in poke.effects
+
+
 def _slow_start_turns(poke: Pokemon) -> int:
     """Ends of turn Slow Start has left: on the active, five from its start less those poke-env
     counted (it counts the entry's too); on the bench, those after its entry turn."""
@@ -243,6 +248,7 @@ def read_situation(
         key: mon.with_fallen(our_fallen)
         .with_slow_start(_slow_start_holds(battle.team[key]), _slow_start_turns(battle.team[key]))
         .with_times_hit(hits.get(key, 0))
+        .with_salt(_salted(battle.team[key]))
         for key, mon in ours.items()
     }
     for key, slot in enemies.items():
@@ -252,7 +258,13 @@ def read_situation(
         holds, turns = _slow_start_holds(slot.poke), _slow_start_turns(slot.poke)
         taken = hits.get(key, 0)
         slot.builds = [
-            (b.with_fallen(their_fallen).with_slow_start(holds, turns).with_times_hit(taken), w)
+            (
+                b.with_fallen(their_fallen)
+                .with_slow_start(holds, turns)
+                .with_times_hit(taken)
+                .with_salt(_salted(slot.poke)),
+                w,
+            )
             for b, w in slot.builds
         ]
     if enemy_active is not None and enemy_active.poke.transformed:
