@@ -474,6 +474,20 @@ def test_salt_cure_salts_the_target_each_end_of_turn():
     assert e.duel(garganacl, vaporeon, plans=(0,)).turns == 3
 
 
+@pytest.mark.parametrize("chance", [False, True])
+def test_a_recoil_ko_of_the_foes_last_pokemon_wins(chance):
+    """Golem's Double-Edge KOs Copperajah and its recoil KOs Golem: a lost duel while the enemy
+    has others to send, a won battle when Copperajah was its last (the side that falls last wins,
+    from Gen 5; battle 475, seed 11, where Golem chose a Stone Edge that missed)."""
+    golem = mon("golemalola", 84, ("doubleedge", "rockslide"), "", "galvanize", hp=0.1)
+    copperajah = mon("copperajah", 85, ("ironhead", "earthquake"), "leftovers", "", hp=0.25)
+    for last in (False, True):
+        e = MatchupEngine(DamageOracle(None), FieldState(), chance=chance, theirs_last=last)
+        duel = e.duel(golem, copperajah, first="doubleedge", plans=(0,))
+        assert duel.a_first and duel.a_hp == 0.0 and duel.b_hp == 0.0
+        assert duel.a_wins == last
+
+
 def test_multiscale_halves_only_the_first_hit():
     """Ice Shard does 41% to a full-HP Multiscale Dragonite: the next one does twice that, so two
     KO it (the duel priced every hit at the halved 41% and needed three)."""

@@ -201,6 +201,8 @@ class MatchupEngine:
         sleep_blocked: bool = False,
         gen: int = 9,
         hit_abilities: bool = False,
+        ours_last: bool = False,
+        theirs_last: bool = False,
     ) -> None:
         self.oracle = oracle
         self.field = field
@@ -226,6 +228,10 @@ class MatchupEngine:
         self.status_moves = status_moves
         self.sleep_blocked = sleep_blocked
         self.gen = gen  # the battle's generation: a move's category before Gen 4 is its type's
+        # Each side down to its last Pokémon: a KO of it that its user's recoil (or Life Orb)
+        # pays for with its own faint wins the battle from Gen 5 (the side that fell last wins).
+        self.ours_last = ours_last and gen >= 5
+        self.theirs_last = theirs_last and gen >= 5
         self._options: dict[tuple[Mon, Mon, bool], list[Option]] = {}
         self._duels: dict[tuple, Duel] = {}
 
@@ -433,6 +439,7 @@ class MatchupEngine:
         # A's turns to KO as the duel starts: what it stands at if it faints before its stage
         # changes act (a Calm Mind KOed before it attacks does not make its attack a OHKO).
         ttk_start = _ttk(A, B, worst, self.field, a.hp_fraction, b.hp_fraction)
+        fell_last: _Side | None = None
         while turns < MAX_TURNS and A.hp > 0 and B.hp > 0:
             turns += 1
             A.hurt_this_turn = B.hurt_this_turn = False
@@ -461,6 +468,8 @@ class MatchupEngine:
                 self._act(user, action, target, worst, is_a=user is A)
                 _eat_sitrus(target)
                 _eat_sitrus(user)
+                if user.hp <= 0 and target.hp <= 0:
+                    fell_last = user  # its own recoil after the KO
             for s, foe in ((A, B), (B, A)):
                 if s.slow_left > 0:
                     s.slow_left -= 1
@@ -473,6 +482,8 @@ class MatchupEngine:
                     if self.status_orbs:
                         self._activate_orb(s, foe)
         a_wins = B.hp <= 0 < A.hp or (A.hp > 0 and B.hp > 0 and A.hp >= B.hp)
+        if fell_last is A and B.hp <= 0 and self._last_of_its_side(B):
+            a_wins = True  # B's side has nobody left, and A fell last: A's side wins
         a_hp, b_hp, p, open_share = max(0.0, A.hp), max(0.0, B.hp), -1.0, -1.0
         if chances is not None:
             # The worlds still undecided end as the deterministic simulation did.
@@ -608,8 +619,8 @@ class MatchupEngine:
         share = chances.alive * lands * kos
         after = min(1.0, user.hp + _hit_hp_change(opt, user.mon, target.mon, target.hp))
         # a KO its recoil (or Life Orb, or a Rocky Helmet) pays for with its own: both fall, and
-        # the duel is lost as in the ordinary path
-        a_won = (user is A) == (after > 0)
+        # the duel is lost as in the ordinary path, unless the target was its side's last
+        a_won = (user is A) == (after > 0 or self._last_of_its_side(target))
         after = max(0.0, after)
         chances.book(share, a_won, after)
         chances.alive -= share
@@ -627,6 +638,9 @@ class MatchupEngine:
             low = opt.low * mean / opt.mean if opt.mean > 0 else hp_before
             target.hp = max(0.01, (hp_before - low) / 2)  # the mean of the rolls that fall short
         return True
+
+    def _last_of_its_side(self, side: _Side) -> bool:
+        return self.ours_last if side.ours else self.theirs_last
 
     def _roll_ko_share(self, opt: Option, mean: float, hp: float) -> float:
         """Share of a landing hit's damage rolls that KO a target at `hp` (mean roll `mean`)."""

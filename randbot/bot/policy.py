@@ -123,6 +123,8 @@ def decide(
         status_moves=config.status_moves,
         sleep_blocked=sleep_clause_holds(battle),
         gen=generation(battle.format or "") or 9,
+        ours_last=len(sit.ours) == 1,
+        theirs_last=len(sit.enemies) == 1 and sit.unseen == 0,
     )
     phase = phase_of(sit, config)
     _prefetch(engine, sit, deadline, config)
