@@ -637,6 +637,8 @@ class MatchupEngine:
         if target.hp <= 0.0 < hp_before:
             low = opt.low * mean / opt.mean if opt.mean > 0 else hp_before
             target.hp = max(0.01, (hp_before - low) / 2)  # the mean of the rolls that fall short
+        _eat_sitrus(target)
+        _eat_sitrus(user)
         return True
 
     def _last_of_its_side(self, side: _Side) -> bool:
