@@ -124,9 +124,6 @@ class BotConfig:
     # The enemy's likeliest builds each plan pairing is fought against. At 3: 473 of 500 against
     # the heuristic, as 2 won on the same draws (+10 -10, seed 11): kept at 2.
     planner_builds: int = 2
-    # A switch-in the enemy's hit KOs (a sack) spends one of the plan's faints looked ahead, as a
-    # faint in the stay's line does (off: the sack's line looks one exchange further).
-    planner_sack_ply: bool = False
     # A Pokémon the plan sends in after a faint, on either side, loses its hazard toll first (a
     # switch at the root always paid its own); off, later entries came in unhurt by hazards.
     # With the other fixes of a873bb3 (a KO's cost to its user, Speed abilities, freeze), the

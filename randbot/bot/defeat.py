@@ -504,15 +504,12 @@ def defeat(t: Tactics, config: BotConfig, forced: bool) -> Decision:
 
         def run(depth: int, key=key, hp=hp, p_ko=p_ko) -> float:
             def sacked() -> float:
-                # the switch-in's faint is one of the faints the search looks ahead (as in the
-                # stay's line), or the sack saw one exchange further than the stay it beat
-                spent = 1 if config.planner_sack_ply else 0
                 return planner.search(
                     _drop(ours, key),
                     theirs,
                     None,
                     enemy_key,
-                    max(depth, 1) - spent,
+                    max(depth, 1),
                     -math.inf,
                     math.inf,
                     None,
