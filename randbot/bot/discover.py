@@ -73,7 +73,7 @@ def guaranteed_ko(t: Tactics) -> str | None:
             continue  # Future Sight lands two turns later: no KO before the enemy answers
         if fails_again(move_id, t.sit.failed_moves):
             continue  # it failed last turn against this enemy: it did not attack
-        if lost_its_type(move_id, t.sit.battle):
+        if lost_its_type(move_id, active):
             continue  # Double Shock without the Electric type it took: it fails
         ok = True
         for b, _w in t.enemy:

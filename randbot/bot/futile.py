@@ -95,11 +95,11 @@ def fails_on_the_field(move_id: str, battle: Any, enemy_builds: list[tuple[Mon, 
 SPENDS_OWN_TYPE = {"doubleshock": "ELECTRIC", "burnup": "FIRE"}
 
 
-def lost_its_type(move_id: str, battle: Any) -> bool:
-    """Double Shock or Burn Up by an active that has lost the type it needs: it fails."""
+def lost_its_type(move_id: str, user: Mon | None) -> bool:
+    """Double Shock or Burn Up by a user without the type it needs (never had it, or spent it,
+    or terastallized away from it): it fails."""
     needed = SPENDS_OWN_TYPE.get(move_id)
-    poke = battle.active_pokemon
-    return needed is not None and poke is not None and needed not in {t.name for t in poke.types}
+    return needed is not None and user is not None and needed not in user.types
 
 
 def heal_blocked(battle: Any) -> bool:

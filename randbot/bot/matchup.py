@@ -15,7 +15,7 @@ from dataclasses import field as dc_field
 
 from randbot.bot.damage import DamageOracle
 from randbot.bot.field import FieldState
-from randbot.bot.futile import SPENDS_OWN_TYPE, can_status
+from randbot.bot.futile import SPENDS_OWN_TYPE, can_status, lost_its_type
 from randbot.bot.mon import BOOSTABLE, CHOICE_ITEMS, Mon
 from randbot.bot.movefacts import MoveFacts, effectiveness, move_facts
 from randbot.bot.pydamage import (
@@ -312,7 +312,7 @@ class MatchupEngine:
                 continue  # first turn only: not a plan
             if facts.id in DELAYED_MOVES:
                 continue  # it lands two turns later, and not again while pending: not a duel's hit
-            if SPENDS_OWN_TYPE.get(facts.id, "") not in ("", *a.types):
+            if lost_its_type(facts.id, a):
                 continue  # Double Shock by a Pokémon not (or no longer) Electric: it fails
             if facts.id == "focuspunch" and _attacks(b, self.gen):
                 continue  # the foe hits it first every turn of the duel, and it fails

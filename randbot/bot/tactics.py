@@ -207,7 +207,7 @@ class Tactics:
                 return True
             if move_id in FIRST_TURN_ONLY and not first_turn:
                 return True
-            if lost_its_type(move_id, self.sit.battle):
+            if lost_its_type(move_id, self.sit.active):
                 return True
             if facts.is_damaging:
                 return move_id not in UNPRICED_ATTACKS and self._harmless(move_id)
