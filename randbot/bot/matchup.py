@@ -19,7 +19,7 @@ from randbot.bot.futile import SPENDS_OWN_TYPE, can_status, lost_its_type
 from randbot.bot.mon import BOOSTABLE, CHOICE_ITEMS, Mon
 from randbot.bot.movefacts import MoveFacts, effectiveness, move_facts
 from randbot.bot.pydamage import (
-    MOLD_BREAKERS,
+    full_hp_shield,
     is_grounded,
     knockable_item,
     speed,
@@ -351,7 +351,7 @@ class MatchupEngine:
                     no_repeat="cantusetwice" in facts.flags,
                     hp_power=facts.id in HP_POWER_MOVES,
                     once=facts.id in SPENDS_OWN_TYPE,
-                    halved_at_full=_full_hp_shield(a, b),
+                    halved_at_full=full_hp_shield(a, b),
                 )
             )
         self._options[key] = out
@@ -1135,15 +1135,6 @@ def _dmg(opt: Option, user: _Side, target: _Side, worst: bool, user_is_a: bool) 
 
 # Moves that double in power when the target hit their user earlier in the turn.
 AVENGING_MOVES = frozenset({"avalanche", "revenge"})
-
-
-def _full_hp_shield(attacker: Mon, target: Mon) -> bool:
-    """The target's Multiscale (or Shadow Shield) halves this attacker's hits while it is at full HP."""
-    if target.hp < target.max_hp:
-        return False
-    if target.ability == "shadowshield":
-        return True
-    return target.ability == "multiscale" and attacker.ability not in MOLD_BREAKERS
 
 
 def _hit_hp_change(opt: Option, user: Mon, target: Mon, dealt: float) -> float:

@@ -100,6 +100,16 @@ def is_grounded(mon: Mon) -> bool:
 MOLD_BREAKERS = frozenset({"moldbreaker", "teravolt", "turboblaze"})
 
 
+def full_hp_shield(attacker: Mon, defender: Mon) -> bool:
+    """The defender's Multiscale (not past a Mold Breaker) or Shadow Shield halves this attacker's
+    hits while it is at full HP."""
+    if defender.hp < defender.max_hp:
+        return False
+    if defender.ability == "shadowshield":
+        return True
+    return defender.ability == "multiscale" and attacker.ability not in MOLD_BREAKERS
+
+
 def type_multiplier(attacker: Mon, defender: Mon, move: MoveFacts) -> float:
     mtype = move_type(attacker, move)
     if defender.ability in _IMMUNE_ABILITY.get(mtype, ()) and attacker.ability not in MOLD_BREAKERS:
@@ -386,9 +396,8 @@ def estimate(
         mod *= 1.2
     # Defender abilities
     dab = defender.ability
-    if dab in ("multiscale", "shadowshield") and defender.hp >= defender.max_hp:
-        if dab == "shadowshield" or attacker.ability not in MOLD_BREAKERS:
-            mod *= 0.5
+    if full_hp_shield(attacker, defender):
+        mod *= 0.5
     if dab in ("filter", "solidrock", "prismarmor") and tmult > 1:
         mod *= 0.75
     if dab == "thickfat" and mtype in ("FIRE", "ICE"):
