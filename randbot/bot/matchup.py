@@ -444,7 +444,7 @@ class MatchupEngine:
             turns += 1
             A.hurt_this_turn = B.hurt_this_turn = False
             if turns == 1 and first == "sleeptalk" and A.asleep > 0:
-                act_a = (first, self._sleep_talk(A) if A.mon.status == "slp" else None)
+                act_a = (first, self._sleep_talk(A))
             elif turns == 1 and first is not None:
                 act_a = (first, next((o for o in a_opts if o.move == first), None))
             else:
@@ -515,7 +515,7 @@ class MatchupEngine:
         self, user: _Side, target: _Side, worst: bool, attacker_is_a: bool
     ) -> tuple[str | None, Option | None]:
         if user.asleep > 0:
-            talk = self._sleep_talk(user) if user.mon.status == "slp" else None
+            talk = self._sleep_talk(user)
             return ("sleeptalk", talk) if talk is not None else (None, None)
         if user.recharging:
             user.recharging = False
@@ -560,8 +560,9 @@ class MatchupEngine:
 
     def _sleep_talk(self, user: _Side) -> Option | None:
         """Sleep Talk calls one of its user's other moves at random: their expected hit as one
-        option (a status move or a two-turn move called this way does nothing here)."""
-        if "sleeptalk" not in user.mon.moves:
+        option (a status move or a two-turn move called this way does nothing here). None when
+        it cannot: not asleep (a frozen Pokémon cannot use it either), or no Sleep Talk."""
+        if user.mon.status != "slp" or "sleeptalk" not in user.mon.moves:
             return None
         others = [m for m in user.mon.moves if m != "sleeptalk"]
         hits = [o for o in user.options if o.move in others and not o.charge]
@@ -666,7 +667,7 @@ class MatchupEngine:
             user.asleep -= 1
             if user.asleep == 0 and self.status_moves and user.mon.status in ("slp", "frz"):
                 user.mon = replace(user.mon, status=None)  # awake: a sleep move can land again
-            if move_id != "sleeptalk" or opt is None or user.mon.status == "frz":
+            if move_id != "sleeptalk" or opt is None:
                 return
         elif move_id is None:
             return
