@@ -187,8 +187,8 @@ class DamageChecks(TrackerState):
             # Repeating a move into a new target that resists it is what a locked Pokémon does.
             ours = self.active.get(self.our_role) if self.our_role else None
             target = self.mons.get((self.our_role, ours.key)) if ours and self.our_role else None
-            if target is None:
-                return
+            if target is None or ours.entered_turn == self.turn:
+                return  # it came in this turn: the enemy chose its move against the one before
             previous = active.targets[-2] if len(active.targets) >= 2 else None
             types = (
                 (target.terastallized,)
