@@ -76,3 +76,13 @@ def test_recorded_a_faster_foe_that_may_substitute_is_no_sure_ko(explain_battle)
     log = FIXTURES / "substitute-not-a-ko-vs-heuristic.log.json"
     lines = [line for line in explain_battle(log, "24", {}) if "|| played: " in line]
     assert lines and not any("1-ko" in line for line in lines), lines
+
+
+def test_recorded_a_choice_band_sure_ko_is_the_move_best_held_after(explain_battle):
+    """Recorded (seed 11 against the heuristic, turn 17): our last Pokémon, a Choice Band Basculin,
+    had four sure KOs on Staraptor and took Aqua Jet for its priority; held to it, it left the
+    Dialga-Origin (43 HP) behind at 6 HP. Wave Crash's lowest roll KOs Dialga and Noivern too."""
+    log = FIXTURES / "choice-band-last-ko-vs-heuristic.log.json"
+    lines = [line for line in explain_battle(log, "17", {}) if "|| played: " in line]
+    assert any("played: move aquajet" in line for line in lines)  # what the old bot did
+    assert any("defeat/1-ko: move wavecrash" in line for line in lines), lines

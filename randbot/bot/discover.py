@@ -98,17 +98,44 @@ def guaranteed_ko(t: Tactics) -> str | None:
                 if hit is not None and hit.high >= active.hp_fraction:
                     ok = False
                     break
-        if ok and (best is None or _ko_preference(facts, held) > best[0]):
-            best = (_ko_preference(facts, held), move_id)
+        if ok:
+            key = _ko_preference(facts, held, _locked_value(t, move_id) if held else 0.0)
+            if best is None or key > best[0]:
+                best = (key, move_id)
     return best[1] if best else None
 
 
-def _ko_preference(facts: MoveFacts, choice_held: bool = False) -> tuple:
+def _locked_value(t: Tactics, move_id: str) -> float:
+    """What a choice item's user keeps after this KO: the share of HP the move takes from the
+    enemy's other seen Pokémon (their likeliest builds, by the lowest roll, each counted up to a
+    KO); the lock outlives the KO (a Choice Band Aqua Jet is then all it has)."""
+    active = t.sit.active
+    assert active is not None
+    total = 0.0
+    for slot in t.sit.enemies.values():
+        if slot is t.sit.enemy_active:
+            continue
+        b = slot.top
+        total += min(
+            1.0, t.engine.oracle.get(active, b, move_id, t.sit.field, True).min / max(b.hp, 1)
+        )
+    return round(total, 2)
+
+
+def _ko_preference(facts: MoveFacts, choice_held: bool = False, locked_value: float = 0.0) -> tuple:
     """Among sure KOs: not a Fake Out that a choice item then holds its user to (it fails from
-    the next turn on); first; then the one that costs least after it (no lock into a rampage and
-    the confusion after it, no recoil, no stat drop); before, ties went to the moveset's order."""
+    the next turn on); for a choice item's user, the move it is best held to (`locked_value`);
+    first; then the one that costs least after it (no lock into a rampage and the confusion after
+    it, no recoil, no stat drop); before, ties went to the moveset's order."""
     stuck = facts.id in FIRST_TURN_ONLY and choice_held
-    return (not stuck, facts.priority, not facts.locks_user, -facts.recoil, not facts.drops_user)
+    return (
+        not stuck,
+        locked_value,
+        facts.priority,
+        not facts.locks_user,
+        -facts.recoil,
+        not facts.drops_user,
+    )
 
 
 def survives_turn(t: Tactics) -> bool:
