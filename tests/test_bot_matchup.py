@@ -725,3 +725,24 @@ def test_a_frozen_pokemon_loses_more_than_one_turn():
     chansey = mon("chansey", 88, ("seismictoss",), "eviolite", "naturalcure")
     # three turns of Seismic Toss before it moves: more HP lost than one turn frozen would cost
     assert e.duel(frozen, chansey).a_hp < e.duel(GARCHOMP, chansey).a_hp - 0.35
+
+
+@pytest.mark.parametrize("chance", [False, True])
+def test_explosion_faints_its_user(chance):
+    """Golem's Explosion KOs a Gurdurr at 40% and Golem faints with it: a lost duel while the enemy
+    has others to send (the duel kept Golem standing at full HP)."""
+    golem = mon("golem", 88, ("explosion", "rockslide"), "", "sturdy")
+    gurdurr = mon("gurdurr", 86, ("drainpunch", "machpunch"), "eviolite", "guts", hp=0.4)
+    e = MatchupEngine(DamageOracle(None), FieldState(), chance=chance)
+    (boom,) = [o for o in e.options(golem, gurdurr, True) if o.move == "explosion"]
+    assert boom.self_ko
+    duel = e.duel(golem, gurdurr, first="explosion", plans=(0,))
+    assert duel.b_hp == 0.0 and duel.a_hp == 0.0 and not duel.a_wins
+
+
+def test_a_duel_keeps_explosion_for_a_ko_or_a_user_with_little_left():
+    """At full HP Golem hits Gurdurr with Rock Slide rather than blowing up for part of its HP."""
+    golem = mon("golem", 88, ("explosion", "rockslide"), "", "sturdy")
+    gurdurr = mon("gurdurr", 86, ("drainpunch", "machpunch"), "eviolite", "guts")
+    duel = engine().duel(golem, gurdurr, plans=(0,))
+    assert duel.first_action == "rockslide"

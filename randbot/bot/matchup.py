@@ -82,6 +82,7 @@ class Option:
     once: bool = False  # it takes the type it needs from its user: it works once (Double Shock)
     # priced against a Multiscale or Shadow Shield at full HP: it does twice as much once hurt
     halved_at_full: bool = False
+    self_ko: bool = False  # its user faints (Explosion, Self-Destruct)
 
 
 @dataclass(frozen=True)
@@ -352,6 +353,7 @@ class MatchupEngine:
                     hp_power=facts.id in HP_POWER_MOVES,
                     once=facts.id in SPENDS_OWN_TYPE,
                     halved_at_full=full_hp_shield(a, b),
+                    self_ko=facts.self_destruct,
                 )
             )
         self._options[key] = out
@@ -538,9 +540,11 @@ class MatchupEngine:
             if _charges_now(user, opt):
                 value = dealt / 2  # a hit every other turn, and never a KO this turn
             elif dealt * (1.0 if worst else 1.0 / max(opt.accuracy, 0.01)) >= target.hp:
-                value = 10 + opt.accuracy + opt.priority * 0.5
+                value = 10 + opt.accuracy + opt.priority * 0.5 - (0.5 if opt.self_ko else 0.0)
             elif opt.recharge:
                 value = dealt / 2
+            elif opt.self_ko:
+                value = dealt - user.hp  # it spends what its user has left
             if opt.recoil > 0:
                 value -= opt.recoil * 0.3
             if best is None or value > best[0]:
@@ -1141,6 +1145,8 @@ AVENGING_MOVES = frozenset({"avalanche", "revenge"})
 def _hit_hp_change(opt: Option, user: Mon, target: Mon, dealt: float) -> float:
     """What a hit dealing `dealt` of the target's max HP gives or costs its user, in its own max
     HP: drain, recoil, Life Orb, and a Rocky Helmet or Rough Skin on contact."""
+    if opt.self_ko:
+        return -1.0  # Explosion: its user faints, hit or not
     scale = dealt / opt.mean if opt.mean > 0 else 0.0
     drain = -opt.drain if target.ability == "liquidooze" else opt.drain  # the ooze hurts instead
     change = (drain - opt.recoil) * scale
