@@ -746,3 +746,21 @@ def test_a_duel_keeps_explosion_for_a_ko_or_a_user_with_little_left():
     gurdurr = mon("gurdurr", 86, ("drainpunch", "machpunch"), "eviolite", "guts")
     duel = engine().duel(golem, gurdurr, plans=(0,))
     assert duel.first_action == "rockslide"
+
+
+def test_moonlight_heals_a_quarter_in_snow_and_two_thirds_in_sun():
+    """Cresselia heals off Snorlax's Body Slams with Moonlight in clear weather; in snow Moonlight
+    heals a quarter and it falls (the duels healed half whatever the weather)."""
+    from randbot.bot.movefacts import healed_share, move_facts
+
+    moonlight, shore_up = move_facts("moonlight"), move_facts("shoreup")
+    assert healed_share(moonlight, None) == 0.5 and healed_share(moonlight, "snow") == 0.25
+    assert healed_share(moonlight, "sun") == pytest.approx(2 / 3)
+    assert healed_share(moonlight, "sun", "utilityumbrella") == 0.5
+    assert healed_share(shore_up, "sand") == pytest.approx(2 / 3)
+    assert healed_share(move_facts("recover"), "rain") == 0.5
+    cresselia = mon("cresselia", 82, ("moonlight", "psyshock"), "leftovers", "levitate")
+    snorlax = mon("snorlax", 84, ("bodyslam", "curse"), "leftovers", "thickfat")
+    clear = engine().duel(cresselia, snorlax)
+    snow = MatchupEngine(DamageOracle(None), FieldState(weather="snow")).duel(cresselia, snorlax)
+    assert clear.a_hp > 0 and snow.a_hp == 0.0

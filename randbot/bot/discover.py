@@ -29,7 +29,7 @@ from randbot.bot.matchup import (
     shield_takes,
 )
 from randbot.bot.mon import CHOICE_ITEMS, Mon
-from randbot.bot.movefacts import MoveFacts, move_facts
+from randbot.bot.movefacts import MoveFacts, healed_share, move_facts
 from randbot.bot.pydamage import speed
 from randbot.bot.scores import Scores
 from randbot.bot.tactics import (
@@ -155,7 +155,9 @@ def heal_move(t: Tactics) -> str | None:
         facts = move_facts(move_id)
         if facts is None or not facts.is_recovery:
             continue
-        healed = min(facts.heal, 1.0 - active.hp_fraction)
+        healed = min(
+            healed_share(facts, t.sit.field.weather, active.item), 1.0 - active.hp_fraction
+        )
         if move_id == "rest":
             healed = 1.0 - active.hp_fraction
         # A heal worth a turn: more than the expected hit, and a real amount (no loops at 95% HP).

@@ -17,7 +17,7 @@ from randbot.bot.damage import DamageOracle
 from randbot.bot.field import FieldState
 from randbot.bot.futile import SPENDS_OWN_TYPE, can_status, lost_its_type
 from randbot.bot.mon import BOOSTABLE, CHOICE_ITEMS, Mon
-from randbot.bot.movefacts import MoveFacts, effectiveness, move_facts
+from randbot.bot.movefacts import MoveFacts, effectiveness, healed_share, move_facts
 from randbot.bot.pydamage import (
     full_hp_shield,
     is_grounded,
@@ -420,7 +420,7 @@ class MatchupEngine:
         B = _Side(b, not a_ours, b.hp_fraction, b_opts, setups_left=b_setups, abilities=on)
         for s in (A, B):
             s.asleep = {"slp": SLEEP_TURNS, "frz": FROZEN_TURNS}.get(s.mon.status or "", 0)
-            s.heal_move, s.heal = _recovery(s.mon)
+            s.heal_move, s.heal = _recovery(s.mon, self.field.weather)
             s.lock(s.mon.locked)
             s.slow_left = s.mon.slow_turns if s.mon.slowed else 0
             s.salted = s.mon.salted
@@ -690,7 +690,7 @@ class MatchupEngine:
             elif move_id == "rest":
                 self._rest(user, target)
             elif facts is not None and facts.heal > 0:
-                user.hp = min(1.0, user.hp + facts.heal)
+                user.hp = min(1.0, user.hp + healed_share(facts, self.field.weather, user.mon.item))
             elif facts is not None and facts.status and facts.target != "self":
                 self._inflict(facts, user, target, worst, is_a)
             elif self.status_moves and move_id in _DRAINING_STATUS:
@@ -791,7 +791,7 @@ class MatchupEngine:
         holder.mon = replace(holder.mon, item="", locked=None)
         if holder.locked is not None:
             holder.locked = None
-            holder.heal_move, holder.heal = _recovery(holder.mon)
+            holder.heal_move, holder.heal = _recovery(holder.mon, self.field.weather)
         holder.options = self.options(holder.mon, foe.mon, holder.ours)
         foe.options = _usable(self.options(foe.mon, holder.mon, foe.ours), foe.locked)
 
@@ -1241,11 +1241,11 @@ def _best_setup(mon: Mon) -> str | None:
     return best
 
 
-def _recovery(mon: Mon) -> tuple[str | None, float]:
+def _recovery(mon: Mon, weather: str | None) -> tuple[str | None, float]:
     for move_id in mon.moves:
         facts = move_facts(move_id)
         if facts is not None and facts.is_recovery and move_id != "rest":
-            return move_id, facts.heal
+            return move_id, healed_share(facts, weather, mon.item)
     return None, 0.0
 
 

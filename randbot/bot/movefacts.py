@@ -222,6 +222,22 @@ def move_facts(move_id: str, gen: int = GEN) -> MoveFacts | None:
     )
 
 
+# Heals that follow the weather: Moonlight, Morning Sun and Synthesis heal 2/3 in sun and 1/4 in
+# any other weather; Shore Up 2/3 in sand. A Utility Umbrella holder ignores sun and rain.
+_SUN_HEALS = frozenset({"moonlight", "morningsun", "synthesis"})
+
+
+def healed_share(facts: MoveFacts, weather: str | None, item: str = "") -> float:
+    """The share of max HP a recovery move restores in this weather."""
+    if item == "utilityumbrella" and weather in ("sun", "rain"):
+        weather = None
+    if facts.id in _SUN_HEALS and weather:
+        return 2 / 3 if weather == "sun" else 1 / 4
+    if facts.id == "shoreup" and weather == "sand":
+        return 2 / 3
+    return facts.heal
+
+
 @cache
 def type_chart(gen: int = GEN) -> dict[str, dict[str, float]]:
     """chart[defending][attacking] in generation `gen` (Ghost on Psychic is 0 in gen 1...)."""

@@ -18,7 +18,7 @@ from randbot.bot.futile import (
 )
 from randbot.bot.matchup import Aggregate, MatchupEngine, hazard_fraction
 from randbot.bot.mon import Mon
-from randbot.bot.movefacts import effectiveness, move_facts
+from randbot.bot.movefacts import effectiveness, healed_share, move_facts
 from randbot.bot.pydamage import is_grounded, speed
 from randbot.bot.situation import Situation
 
@@ -170,7 +170,8 @@ class Tactics:
             facts = move_facts(e.move)
             if e.move == "rest" or facts is None or not facts.is_recovery:
                 continue
-            if min(facts.heal, 1.0 - active.hp_fraction) <= 1.2 * incoming:
+            healed = healed_share(facts, self.sit.field.weather, active.item)
+            if min(healed, 1.0 - active.hp_fraction) <= 1.2 * incoming:
                 treading.add(e.move)
         return _heal_only_if_it_wins_more(_without_idle_rest(evals), treading)
 
