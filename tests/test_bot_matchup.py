@@ -764,3 +764,30 @@ def test_moonlight_heals_a_quarter_in_snow_and_two_thirds_in_sun():
     clear = engine().duel(cresselia, snorlax)
     snow = MatchupEngine(DamageOracle(None), FieldState(weather="snow")).duel(cresselia, snorlax)
     assert clear.a_hp > 0 and snow.a_hp == 0.0
+
+
+def test_switching_in_onto_toxic_spikes_poisons_a_grounded_pokemon():
+    """One layer poisons, two badly poison; Flying, boots, Poison and Steel types, a status
+    already, Misty Terrain and the other side's layers leave it as it is."""
+    side = FieldState().ours.__class__(toxic_spikes=1)
+    spiked = MatchupEngine(DamageOracle(None), FieldState(ours=side), toxic_spikes=True)
+    chansey = mon("chansey", 88, ("seismictoss", "softboiled"), "eviolite", "naturalcure")
+    assert spiked.entering(chansey).status == "psn"
+    two = MatchupEngine(
+        DamageOracle(None), FieldState(ours=side.__class__(toxic_spikes=2)), toxic_spikes=True
+    )
+    assert two.entering(chansey).status == "tox"
+    for untouched in (
+        mon("corviknight", 80, ("bravebird",), "leftovers", "pressure"),
+        mon("chansey", 88, ("seismictoss",), "heavydutyboots", "naturalcure"),
+        mon("muk", 86, ("gunkshot",), "leftovers", "poisontouch"),
+        mon("metagross", 80, ("meteormash",), "leftovers", "clearbody"),
+        replace(chansey, status="par"),
+    ):
+        assert spiked.entering(untouched).status == untouched.status
+    assert spiked.entering(chansey, ours=False).status is None
+    misty = MatchupEngine(
+        DamageOracle(None), FieldState(ours=side, terrain="misty"), toxic_spikes=True
+    )
+    assert misty.entering(chansey).status is None
+    assert MatchupEngine(DamageOracle(None), FieldState(ours=side)).entering(chansey).status is None

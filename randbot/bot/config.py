@@ -180,6 +180,9 @@ class BotConfig:
     hazard_weight: float = 1.0
     # Our Pokémon switching in onto a Sticky Web are fought at -1 Speed (grounded, no boots).
     sticky_web: bool = True
+    # Our Pokémon (and the enemy's) switching in onto Toxic Spikes are fought poisoned (two
+    # layers: badly) when grounded, without Heavy-Duty Boots and able to be poisoned.
+    toxic_spikes: bool = True
     # Lookahead on Showdown's own simulator (randbot/lookahead): our choices against the enemy's
     # for one turn, in `search_worlds` determinised worlds, within `think_ms`; the bot's own choice
     # stands unless the search's best beats it by more than `search_margin`. On by default at 50 ms

@@ -198,6 +198,7 @@ class MatchupEngine:
         hit_boosts: bool = False,
         status_orbs: bool = False,
         sticky_web: bool = False,
+        toxic_spikes: bool = False,
         status_moves: bool = False,
         sleep_blocked: bool = False,
         gen: int = 9,
@@ -223,6 +224,7 @@ class MatchupEngine:
         self.hit_abilities = hit_abilities
         self.status_orbs = status_orbs
         self.sticky_web = sticky_web
+        self.toxic_spikes = toxic_spikes
         # A status move (Spore, Thunder Wave, Will-O-Wisp, Toxic) played in a duel puts its status
         # on the target; off, it is a lost turn. `sleep_blocked`: Sleep Clause, another of the
         # target's side already sleeps.
@@ -238,9 +240,10 @@ class MatchupEngine:
 
     # -- damage requests -------------------------------------------------------------------
     def entering(self, mon: Mon, ours: bool = True) -> Mon:
-        """The Pokémon as it would be on switching in: boosts cleared, and (with `sticky_web`) the
-        Speed drop a Sticky Web on its side puts on a grounded Pokémon without Heavy-Duty Boots."""
-        fresh = mon.fresh()
+        """The Pokémon as it would be on switching in: boosts cleared, (with `toxic_spikes`) the
+        poison Toxic Spikes on its side put on it, and (with `sticky_web`) the Speed drop a Sticky
+        Web on its side puts on a grounded Pokémon without Heavy-Duty Boots."""
+        fresh = self._through_toxic_spikes(mon.fresh(), ours)
         if not (self.sticky_web and self.field.side(ours).sticky_web) or not is_grounded(mon):
             return fresh
         if mon.item == "heavydutyboots" or mon.ability in _BLOCKS_HIT_DROPS - {"shielddust"}:
@@ -249,6 +252,17 @@ class MatchupEngine:
         boosts = list(fresh.boosts)
         boosts[BOOSTABLE.index("spe")] = drop
         return fresh.with_boosts(tuple(boosts))
+
+    def _through_toxic_spikes(self, mon: Mon, ours: bool) -> Mon:
+        """Poisoned (two layers: badly) by Toxic Spikes on entry: a grounded Pokémon without
+        Heavy-Duty Boots or a status that can be poisoned, outside Misty Terrain. (A grounded
+        Poison type absorbs them instead: it takes nothing.)"""
+        layers = self.field.side(ours).toxic_spikes
+        if not (self.toxic_spikes and layers) or mon.status or mon.item == "heavydutyboots":
+            return mon
+        if not is_grounded(mon) or self.field.terrain == "misty" or not _can_take(mon, "psn"):
+            return mon
+        return replace(mon, status="tox" if layers >= 2 else "psn")
 
     def intimidated(self, mon: Mon) -> Mon:
         """The Pokémon after a foe's Intimidate met it on entry: -1 Attack, unless its ability

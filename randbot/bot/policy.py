@@ -120,6 +120,7 @@ def decide(
         hit_abilities=config.hit_abilities,
         status_orbs=config.status_orbs,
         sticky_web=config.sticky_web,
+        toxic_spikes=config.toxic_spikes,
         status_moves=config.status_moves,
         sleep_blocked=sleep_clause_holds(battle),
         gen=generation(battle.format or "") or 9,
