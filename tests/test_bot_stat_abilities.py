@@ -99,3 +99,12 @@ def test_recorded_no_quiver_dance_into_an_oricorio(explain_battle):
     log = ROOT / "tests" / "fixtures" / "bot" / "dancer-oricorio-vs-heuristic.log.json"
     lines = [x for x in explain_battle(log, "3-5", {}) if " defeat/" in x]
     assert len(lines) == 3 and not any("quiverdance (" in x for x in lines), lines
+
+
+def test_recorded_no_second_no_retreat(explain_battle):
+    """Recorded (seed 11 against the heuristic): Falinks used No Retreat on turn 19 and again on
+    turn 20, where it fails (once per stay), in front of a Skarmory."""
+    log = ROOT / "tests" / "fixtures" / "bot" / "no-retreat-twice-vs-heuristic.log.json"
+    lines = [x for x in explain_battle(log, "19-20", {}) if "|| played: " in x]
+    assert any("t20" in x and "played: move noretreat" in x for x in lines)  # the old bot
+    assert len(lines) == 2 and ": move noretreat" not in lines[1].split("||")[0], lines

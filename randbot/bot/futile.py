@@ -69,9 +69,12 @@ def fails_on_the_field(move_id: str, battle: Any, enemy_builds: list[tuple[Mon, 
     """A status move that fails as things stand: a team cure with nobody statused, an Encore on
     a foe already encored or that has not moved since it came in, a Leech Seed on a foe already
     seeded or of the Grass type, a Strength Sap on a foe whose Attack cannot drop (every likely
-    build; Strength Sap was played seven times into a Clear Body Regirock)."""
+    build; Strength Sap was played seven times into a Clear Body Regirock), a second No Retreat."""
     if move_id in TEAM_CURES:
         return not any(p.status is not None and not p.fainted for p in battle.team.values())
+    if move_id == "noretreat":
+        user = battle.active_pokemon
+        return user is not None and Effect.NO_RETREAT in user.effects  # once per stay
     foe = battle.opponent_active_pokemon
     if foe is None:
         return False
