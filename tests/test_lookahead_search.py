@@ -61,6 +61,20 @@ def test_a_choice_the_search_shows_to_lose_is_replaced_and_logged() -> None:
     assert replaced.notes["search"]["overrode_value"] == pytest.approx(0.1)
 
 
+def test_a_sure_ko_gives_way_to_a_sure_move_only() -> None:
+    """The simulator's worlds take a 90%-accurate move to hit: a sure KO (accuracy 100%) stands
+    against a Hurricane the search values higher, not against a sure Moonblast."""
+    ours = ["move hurricane", "move thunderbolt", "move moonblast"]
+    values = {"move hurricane": 0.5, "move thunderbolt": 0.1, "move moonblast": 0.3}
+    result = combine(_answer([[0]] * 3, [[0]] * 3, [0, 0, None], [0, 0, None]), "nash")
+    result.values.clear()
+    result.values.update({c: values[c] for c in ours})
+    ko = Decision("move", "thunderbolt", "defeat", "1-ko")
+    assert check(result, ko, WORLD, margin=0.05).target == "moonblast"
+    plan = check(result, _decision("thunderbolt"), WORLD, margin=0.05)
+    assert plan.target == "hurricane"
+
+
 def test_a_switch_maps_back_to_our_team_key() -> None:
     result = combine(_answer([[0]] * 3, [[0]] * 3, [0.0, 0.0, 0.5], [0.0, 0.0, 0.5]), "nash")
     answer = result

@@ -479,6 +479,16 @@ def eligible(choice: str, own: str | None, scope: str) -> bool:
     return tera and _attack(own) and _attack(choice)
 
 
+def _less_sure(choice: str) -> bool:
+    """A move that may miss: it may not replace a sure KO, since the simulator's worlds take a
+    move of 90% accuracy or more to hit (a Leaf Storm missed in place of a sure Tera Blast)."""
+    parts = choice.split()
+    if parts[0] != "move":
+        return False
+    facts = move_facts(parts[1])
+    return facts is not None and facts.accuracy < 1.0
+
+
 def _needed(choice: str, own: str, margin: float, switch_margin: float) -> float:
     """How much `choice` must beat the bot's `own` by to replace it."""
     if choice.startswith("switch") and own.startswith("move"):
@@ -527,6 +537,7 @@ def check(
                 for c, v in ranked
                 if c != own
                 and eligible(c, own, scope)
+                and not (decision.rule == "1-ko" and _less_sure(c))
                 and v > own_value + _needed(c, own, margin, switch_margin)
             ),
             own,
