@@ -91,6 +91,7 @@ AGREEING = [
     ("pikachu", 93, "playrough", "lightball", "lightningrod", "falinks", 90, "leftovers", "defiant"),
     ("krookodile", 85, "knockoff", "choiceband", "intimidate", "arceusflying", 72, "skyplate", "multitype"),
     ("oricoriopau", 90, "revelationdance", "heavydutyboots", "dancer", "houndoom", 86, "lifeorb", "flashfire"),
+    ("tinglu", 77, "payback", "leftovers", "vesselofruin", "chimecho", 96, "leftovers", "levitate"),
 ]  # fmt: skip
 
 

@@ -220,6 +220,9 @@ def _base_power(attacker: Mon, defender: Mon, move: MoveFacts, field: FieldState
         bp = 100
     elif mid == "boltbeak" or mid == "fishiousrend":
         bp = 85  # doubled only when moving first; counted at the midpoint
+    elif mid == "payback":
+        # doubled when the target moves first: by Speed, as @smogon/calc decides it
+        bp *= 2 if attacker.stat("spe") < defender.stat("spe") else 1
     elif mid == "ragefist":
         bp = min(350, 50 + 50 * attacker.times_hit)
     elif mid == "lastrespects":
