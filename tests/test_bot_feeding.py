@@ -117,6 +117,17 @@ def test_a_hazard_move_is_valued_by_what_it_does_after_the_duel(
 
 
 @pytest.mark.integration
+def test_no_defog_in_front_of_the_enemy_that_lays_the_spikes_again(explain_battle):
+    """Turns 22-30: Drifblim Defogged every other turn in front of the Ting-Lu that had set the
+    Spikes, which laid them again each time, and fainted to its Paybacks having attacked four
+    times in nine turns."""
+    lines = explain_battle(FIXTURES / "defog-into-a-spiker-vs-heuristic.log.json", "22-29", {})
+    played = [line for line in lines if "|| played: " in line]
+    assert sum("played: move defog" in line for line in played) >= 4  # the old bot
+    assert len(played) == 8 and not any(": move defog" in line.split("|")[0] for line in played)
+
+
+@pytest.mark.integration
 def test_a_transformed_enemy_is_fought_as_the_copy_of_ours_it_is(explain_battle):
     """Turn 24: a Choice Scarf Ditto has transformed into our Flapple. It is fought as a Flapple
     (Grass and Dragon, our Outrage, its Scarf), not as a Normal-type Ditto with only Transform,

@@ -175,9 +175,11 @@ def field_move(t: Tactics, enemies_left: int) -> str | None:
     """Rule 3: a hazard on their side, or a screen on ours, that is not there yet; or clearing ours."""
     field = t.sit.field
     ours = field.ours
-    if (ours.stealth_rock or ours.spikes or ours.toxic_spikes or ours.sticky_web) and len(
-        t.sit.ours
-    ) >= 2:
+    if (
+        (ours.stealth_rock or ours.spikes or ours.toxic_spikes or ours.sticky_web)
+        and len(t.sit.ours) >= 2
+        and not t.hazards_come_back()
+    ):
         for move_id in t.available_moves():
             if move_id in HAZARD_REMOVAL and not _spin_blocked(t, move_id):
                 return move_id

@@ -116,10 +116,27 @@ class Tactics:
             return theirs.spikes >= 1
         return facts is not None and theirs.has(facts.side_condition or "")
 
+    def hazards_come_back(self) -> bool:
+        """The enemy on the field has shown the move of a hazard on our side: it lays it again the
+        turn after we clear it (a Drifblim Defogged five times in front of a Ting-Lu's Spikes)."""
+        enemy = self.sit.enemy_active
+        if enemy is None:
+            return False
+        shown, ours = set(enemy.poke.moves), self.sit.field.ours
+        return (
+            ("stealthrock" in shown and ours.stealth_rock)
+            or ("spikes" in shown and bool(ours.spikes))
+            or ("toxicspikes" in shown and bool(ours.toxic_spikes))
+            or ("stickyweb" in shown and ours.sticky_web)
+        )
+
     def _clearing_worth(self, move_id: str) -> float:
         """Clearing our side: the hazard HP our Pokémon behind the active would pay coming in
         (Rapid Spin and Mortal Spin fail on a Ghost); Defog and Tidy Up clear the enemy's side
-        too, so what our hazards would take from its Pokémon to come is given back."""
+        too, so what our hazards would take from its Pokémon to come is given back. Nothing
+        while the enemy on the field would lay them again."""
+        if self.hazards_come_back():
+            return 0.0
         field = self.sit.field
         bench = [m for k, m in self.sit.ours.items() if k != self.sit.active_key]
         worth = sum(hazard_fraction(m, field, ours=True) for m in bench)
