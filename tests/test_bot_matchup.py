@@ -791,3 +791,26 @@ def test_switching_in_onto_toxic_spikes_poisons_a_grounded_pokemon():
     )
     assert misty.entering(chansey).status is None
     assert MatchupEngine(DamageOracle(None), FieldState(ours=side)).entering(chansey).status is None
+
+
+def test_critical_hits_are_folded_in_at_the_chance_of_their_stage():
+    """Klawf's Stone Edge (a high ratio) through a Scope Lens crits half the time; the estimate
+    counted every move at 1/24."""
+    from randbot.bot.movefacts import move_facts
+    from randbot.bot.pydamage import crit_factor
+
+    plain = mon("klawf", 88, ("stoneedge", "crabhammer"), "heavydutyboots", "angershell")
+    lens = replace(plain, item="scopelens")
+    target = mon("veluza", 88, ("aquacutter",), "sitrusberry", "sharpness")
+    edge, tackle = move_facts("stoneedge"), move_facts("tackle")
+    assert crit_factor(plain, target, tackle) == pytest.approx(1 + 0.5 / 24)
+    assert crit_factor(plain, target, edge) == pytest.approx(1 + 0.5 / 8)
+    assert crit_factor(lens, target, edge) == pytest.approx(1.25)
+    assert crit_factor(lens, replace(target, ability="shellarmor"), edge) == 1.0
+    assert crit_factor(plain, target, move_facts("flowertrick")) == 1.5
+    field = FieldState()
+    ratio = (
+        estimate(lens, target, "stoneedge", field, True)[2]
+        / estimate(plain, target, "stoneedge", field, True)[2]
+    )
+    assert ratio == pytest.approx(1.25 / 1.0625, rel=0.01)

@@ -23,7 +23,7 @@ from typing import Any
 from randbot.bot.field import FieldState
 from randbot.bot.mon import BOOSTABLE, Mon
 from randbot.bot.movefacts import move_facts
-from randbot.bot.pydamage import calc_hits, estimate, expected_hits
+from randbot.bot.pydamage import calc_hits, crit_factor, estimate, expected_hits
 
 log = logging.getLogger("randbot.bot.damage")
 
@@ -283,6 +283,7 @@ def _from_bridge(result: Any, key: Key) -> Dmg | None:
         high = sum(max(r) for r in per_hit)
         mean = sum(sum(r) / len(r) for r in per_hit)
     move = move_facts(key[2])
+    crits = 1.0 if move is None or move.will_crit else crit_factor(key[0], key[1], move)
     if move is not None and move.max_hits > 1:
         # The calc's rolls total the hits it assumed (three of a 2-5 hit move, all five with Skill
         # Link): rescale to the hits this attacker lands, as the Python estimate counts them.
@@ -292,6 +293,6 @@ def _from_bridge(result: Any, key: Key) -> Dmg | None:
         return Dmg(
             int(low * max(1.0, math.floor(hits)) / assumed),
             int(high * max(1.0, math.ceil(hits)) / assumed),
-            mean * hits / assumed * (1 + 0.5 / 24),
+            mean * hits / assumed * crits,
         )
-    return Dmg(int(low), int(high), mean * (1 + 0.5 / 24))
+    return Dmg(int(low), int(high), mean * crits)

@@ -68,6 +68,8 @@ class MoveFacts:
     hp_cost: float = (
         0.0  # share of max HP the user pays (Belly Drum, Fillet Away); fails at or below
     )
+    crit_ratio: int = 1  # 2: a high critical-hit ratio (Stone Edge, Night Slash)
+    will_crit: bool = False  # always a critical hit (Flower Trick, Wicked Blow)
 
     @property
     def drops_user(self) -> bool:
@@ -219,6 +221,8 @@ def move_facts(move_id: str, gen: int = GEN) -> MoveFacts | None:
         hit_self_boosts=hit_self,
         hit_target_boosts=hit_target,
         hp_cost=HP_COSTS.get(move_id, 0.0),
+        crit_ratio=int(entry.get("critRatio", 1) or 1),
+        will_crit=bool(entry.get("willCrit")),
     )
 
 

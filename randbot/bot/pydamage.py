@@ -252,6 +252,24 @@ def max_power(move_id: str) -> int:
         return 0
 
 
+# Critical-hit chance by stage (from Gen 7): 1/24, 1/8, 1/2, then every hit.
+_CRIT_CHANCE = (1 / 24, 1 / 8, 1 / 2, 1.0)
+_CRIT_ITEMS = frozenset({"scopelens", "razorclaw"})
+
+
+def crit_factor(attacker: Mon, defender: Mon, move: MoveFacts) -> float:
+    """A hit's mean damage over its ordinary roll, critical hits (1.5x) folded in at the chance
+    of its stage: a high-ratio move, Scope Lens or Razor Claw, and Super Luck each add one; a
+    move that always crits, 1.5 (the calc's rolls have it already). Battle Armor and Shell Armor
+    take none."""
+    if defender.ability in ("battlearmor", "shellarmor"):
+        return 1.0
+    if move.will_crit:
+        return 1.5
+    stage = move.crit_ratio - 1 + (attacker.item in _CRIT_ITEMS) + (attacker.ability == "superluck")
+    return 1 + 0.5 * _CRIT_CHANCE[max(0, min(stage, 3))]
+
+
 def _gimmick_power(attacker: Mon, move_id: str, bp: float) -> float:
     if attacker.dynamaxed:
         return float(max_power(move_id) or bp)
@@ -424,7 +442,7 @@ def estimate(
         high *= 1.25
     per_hit_max = max(1, math.floor(high))
     per_hit_min = max(1, math.floor(high * 0.85))
-    mean_hit = (per_hit_max + per_hit_min) / 2 * (1 + 0.5 / 24)  # crits at 1/24, 1.5x
+    mean_hit = (per_hit_max + per_hit_min) / 2 * crit_factor(attacker, defender, move)
     return (
         int(per_hit_min * max(1.0, math.floor(hits))),
         int(per_hit_max * max(1.0, math.ceil(hits))),
