@@ -184,3 +184,16 @@ def test_no_double_shock_once_it_took_the_electric_type(explain_battle):
     log = "double-shock-typeless-vs-heuristic.log.json"
     on = _first_decision(explain_battle, log, 16, "skip_futile", True)
     assert "doubleshock" not in on.split(" | ")[0], on
+
+
+@pytest.mark.integration
+def test_no_sacrificial_pivot_of_a_pokemon_that_wins_after_a_faint(explain_battle):
+    """Turn 15: a doomed Forretress was switched out to Eiscue as a sacrificial pivot; Eiscue lost
+    its Ice Face to Gurdurr's Drain Punch, where coming in free after Forretress fell it would
+    have won. The Discover rule no longer offers the pivot (the full search, given no time, only
+    reports it)."""
+    config = {"search": True, "think_ms": 1, "search_tie_window": 0}
+    lines = explain_battle(FIXTURES / "sack-pivot-eiscue-vs-heuristic.log.json", "15", config)
+    line = next(line for line in lines if " t15 " in line)
+    assert "played: switch 6" in line  # the recorded bot's pivot to Eiscue
+    assert "sack-pivot" not in line, line

@@ -287,12 +287,19 @@ def discover(
     return Decision("move", best.move, "discover", rule, tera=best.tera, candidates=candidates)
 
 
+def _wins_after_a_faint(t: Tactics, key: str) -> bool:
+    """It beats the enemy active coming in free, after our active falls: no sacrifice (a pivot
+    Eiscue lost its Ice Face to the Drain Punch it would have beaten from a free entry)."""
+    entering = t.engine.entering(t.sit.ours[key])
+    return t.engine.versus(entering, t.enemy).p_win >= 0.5
+
+
 def sacrificial_pivot(t: Tactics, scores: Scores, switches) -> str | None:
     """The lowest-value Pokémon outside our two most valuable that lasts 3 turns and sets a hazard or status."""
     by_val = sorted(t.sit.ours, key=scores.val, reverse=True)
     keep = set(by_val[:2])
     field = t.sit.field
-    pool = [(k, a) for k, a in switches if k not in keep]
+    pool = [(k, a) for k, a in switches if k not in keep and not _wins_after_a_faint(t, k)]
     if not pool:
         return None
 
