@@ -256,3 +256,38 @@ def test_recorded_the_plan_switches_only_for_a_gain_above_its_margin(explain_bat
     assert "plan-switch: switch p1: Eelektross" in line
     (line,) = [x for x in explain_battle(log, "1", {"planner_switch_margin": 0.1}) if " t1 " in x]
     assert "plan-stay" in line
+
+
+def test_the_enemy_regains_its_drain_and_leftovers_over_a_switch_in():
+    """Electrode-Hisui's Giga Drain on a switch-in and its Leftovers: what the free turn gives it."""
+    from randbot.bot.damage import DamageOracle
+    from randbot.bot.field import FieldState
+    from randbot.bot.matchup import MatchupEngine
+    from randbot.bot.mon import species_mon
+
+    electrode = species_mon(
+        "electrodehisui", 88, ("gigadrain", "thunderbolt"), item="leftovers", ability="aftermath"
+    )
+    volbeat = species_mon("volbeat", 98, ("lunge",), item="", ability="prankster")
+    e = MatchupEngine(DamageOracle(None), FieldState())
+    drain = e.best_incoming_move(electrode, volbeat).drain
+    assert e.regained([(electrode, 1.0)], volbeat) == pytest.approx(drain + 1 / 16)
+    bare = species_mon("electrodehisui", 88, ("thunderbolt",), item="", ability="aftermath")
+    assert e.regained([(bare, 1.0)], volbeat) == 0.0
+
+
+def _switch_value(line: str, key: str) -> float:
+    head = line.split(" | ")[1]
+    return float(head.split(f"switch {key} ")[1].split(",")[0])
+
+
+@pytest.mark.integration
+def test_recorded_a_switch_gives_the_enemy_the_hp_its_free_turn_regains(explain_battle):
+    """Turn 15 (seed 11 against the heuristic): Electrode-Hisui (Giga Drain, Leftovers) at 60%;
+    the plan valued a switch to Zekrom as won (+1.23) with the enemy's HP where it was."""
+    log = FIXTURES / "enemy-regains-on-entry-vs-heuristic.log.json"
+    off = next(
+        x for x in explain_battle(log, "15", {"planner_enemy_regain": False}) if " t15 " in x
+    )
+    on = next(x for x in explain_battle(log, "15", {}) if " t15 " in x)
+    assert _switch_value(off, "p1: Zekrom") > _switch_value(on, "p1: Zekrom")

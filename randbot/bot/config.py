@@ -178,6 +178,9 @@ class BotConfig:
     # seed 11) and 463 vs 462 (+16 -15, seed 12): not above noise; on because the bot now plays
     # its status and hazard moves where they pay (status_moves alone: 465 vs 459, +14 -8).
     hazard_weight: float = 1.0
+    # A switch (or a switch-in lost on entry) gives the enemy a free turn: the plan takes its HP
+    # up by what that turn regains it (its hit's drain, Leftovers or Black Sludge).
+    planner_enemy_regain: bool = True
     # Our Pokémon switching in onto a Sticky Web are fought at -1 Speed (grounded, no boots).
     sticky_web: bool = True
     # Our Pokémon (and the enemy's) switching in onto Toxic Spikes are fought poisoned (two

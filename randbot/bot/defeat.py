@@ -313,6 +313,13 @@ def _instead_of_feeding(
     return max(close, key=lambda lv: lv[1])[0] if close else None
 
 
+def _regain(team: Team, key: str, gain: float) -> Team:
+    """The team with `key` up by `gain` of its max HP (at most full)."""
+    if gain <= 0:
+        return team
+    return tuple(sorted((k, _q(min(1.0, h + gain)) if k == key else h) for k, h in team))
+
+
 def _set(team: Team, key: str, hp: float) -> Team:
     return tuple(sorted((k, _q(hp) if k == key else h) for k, h in team))
 
@@ -490,11 +497,14 @@ def defeat(t: Tactics, config: BotConfig, forced: bool) -> Decision:
     for key, mon in switchable.items():
         pre = hazard_fraction(mon, sit.field, ours=True)
         p_ko = 0.0
+        fed = theirs  # the enemy's HP after its free turn on our switch-in
         if not forced or sit.enemy_to_move:
             entering = t.engine.entering(mon)
             if config.planner_entry_risk:
                 p_ko = t.engine.ko_chance(t.enemy, entering, mon.hp_fraction - pre, entering=True)
             pre += t.engine.incoming(t.enemy, entering, entering=True)
+            if config.planner_enemy_regain and enemy_key is not None:
+                fed = _regain(theirs, enemy_key, t.engine.regained(t.enemy, entering))
         entry_cost[f"switch {key}"] = pre / max(mon.hp_fraction, 1e-6)
         hp = _q(mon.hp_fraction - pre)
         if hp > 0 and p_ko >= ENTRY_RISK_MIN:
@@ -502,11 +512,11 @@ def defeat(t: Tactics, config: BotConfig, forced: bool) -> Decision:
         else:
             p_ko = 0.0
 
-        def run(depth: int, key=key, hp=hp, p_ko=p_ko) -> float:
+        def run(depth: int, key=key, hp=hp, p_ko=p_ko, fed=fed) -> float:
             def sacked() -> float:
                 return planner.search(
                     _drop(ours, key),
-                    theirs,
+                    fed,
                     None,
                     enemy_key,
                     max(depth, 1),
@@ -520,7 +530,7 @@ def defeat(t: Tactics, config: BotConfig, forced: bool) -> Decision:
                 return sacked()
             value = planner.search(
                 _set(ours, key, hp),
-                theirs,
+                fed,
                 key,
                 enemy_key,
                 max(depth, 1),

@@ -909,6 +909,23 @@ class MatchupEngine:
             total += w * hit * _entry_factor(b, entering)
         return total
 
+    def regained(
+        self, enemy_builds: list[tuple[Mon, float]], target: Mon, target_ours: bool = True
+    ) -> float:
+        """Expected fraction of its own max HP the enemy regains over a turn it attacks `target`
+        switching in: its best move's drain (Giga Drain, Drain Punch) and Leftovers (Black Sludge
+        on a Poison type)."""
+        total = 0.0
+        for b, w in enemy_builds:
+            best = self.best_incoming_move(b, target, target_ours)
+            gain = best.drain * best.accuracy if best is not None else 0.0
+            if target.ability == "liquidooze":
+                gain = -gain
+            if b.item == "leftovers" or (b.item == "blacksludge" and "POISON" in b.types):
+                gain += 1 / 16
+            total += w * gain
+        return total
+
     def ko_chance(
         self,
         enemy_builds: list[tuple[Mon, float]],
