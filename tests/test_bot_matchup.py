@@ -814,3 +814,16 @@ def test_critical_hits_are_folded_in_at_the_chance_of_their_stage():
         / estimate(plain, target, "stoneedge", field, True)[2]
     )
     assert ratio == pytest.approx(1.25 / 1.0625, rel=0.01)
+
+
+def test_anger_shell_raises_its_holder_once_a_hit_takes_it_below_half():
+    """Klawf at 90%: Gardevoir's first Moonblast takes it below half, and Anger Shell's +1 Attack
+    makes its Knock Off hit harder before the second Moonblast lands."""
+    klawf = mon("klawf", 88, ("stoneedge", "knockoff"), "scopelens", "angershell", hp=0.9)
+    calm = replace(klawf, ability="shellarmor")
+    gardevoir = mon("gardevoir", 86, ("moonblast", "psyshock"), "choicescarf", "trace")
+    e = MatchupEngine(DamageOracle(None), FieldState(), hit_abilities=True)
+    angry, plain = e.duel(gardevoir, klawf), e.duel(gardevoir, calm)
+    assert angry.a_wins and plain.a_wins and angry.a_hp < plain.a_hp - 0.1
+    off = MatchupEngine(DamageOracle(None), FieldState())
+    assert off.duel(gardevoir, klawf).a_hp == pytest.approx(off.duel(gardevoir, calm).a_hp)

@@ -737,8 +737,12 @@ class MatchupEngine:
             and target.mon.hp >= target.mon.max_hp
         ):
             dealt = 0.999
+        hp_before = target.hp
         target.hp -= dealt
         target.hurt_this_turn = target.hurt_this_turn or dealt > 0
+        if self.hit_abilities and hp_before > 0.5 >= target.hp > 0:
+            for stat, n in _AT_HALF.get(target.mon.ability, ()):
+                _boost(target, stat, n)
         user.hp += _hit_hp_change(opt, user.mon, target.mon, dealt)
         for stat, n in opt.self_boosts:
             _boost(user, stat, n)
@@ -1014,6 +1018,13 @@ _HIT_ANSWERS: dict[str, tuple[frozenset[str] | str | None, tuple[tuple[str, int]
     "steamengine": (frozenset({"FIRE", "WATER"}), (("spe", 6),)),
     "watercompaction": (frozenset({"WATER"}), (("def", 2),)),
     "thermalexchange": (frozenset({"FIRE"}), (("atk", 1),)),
+}
+
+
+# Abilities that answer a hit taking their holder below half HP.
+_AT_HALF: dict[str, tuple[tuple[str, int], ...]] = {
+    "angershell": (("atk", 1), ("spa", 1), ("spe", 1), ("def", -1), ("spd", -1)),
+    "berserk": (("spa", 1),),
 }
 
 
