@@ -291,3 +291,20 @@ def test_recorded_a_switch_gives_the_enemy_the_hp_its_free_turn_regains(explain_
     )
     on = next(x for x in explain_battle(log, "15", {}) if " t15 " in x)
     assert _switch_value(off, "p1: Zekrom") > _switch_value(on, "p1: Zekrom")
+
+
+@pytest.mark.integration
+def test_recorded_a_switch_into_an_inaccurate_hit_is_valued_where_it_lands_and_misses(
+    explain_battle,
+):
+    """Turn 1 (seed 11 against the heuristic): Slaking switched into a sun-boosted Fire Blast
+    (85%), priced as 85% of its damage taken for sure, which left Slaking winning its duel; the
+    hit landed, and Slaking fell the next turn without moving."""
+    log = FIXTURES / "no-retreat-twice-vs-heuristic.log.json"
+    off = next(
+        x for x in explain_battle(log, "1", {"planner_entry_accuracy": False}) if " t1 " in x
+    )
+    on = next(x for x in explain_battle(log, "1", {}) if " t1 " in x)
+    assert "defeat/plan-switch: switch p2: Slaking" in off
+    assert _switch_value(on, "p2: Slaking") < _switch_value(off, "p2: Slaking")
+    assert "switch p2: Slaking" not in on.split(" | ")[0]

@@ -181,6 +181,10 @@ class BotConfig:
     # A switch (or a switch-in lost on entry) gives the enemy a free turn: the plan takes its HP
     # up by what that turn regains it (its hit's drain, Leftovers or Black Sludge).
     planner_enemy_regain: bool = True
+    # The enemy's hit on a switch-in that may miss (below 95%): the plan values the line where it
+    # lands (its full damage) and the one where it misses, by its accuracy, not one line with
+    # the expected damage taken for sure.
+    planner_entry_accuracy: bool = True
     # Our Pokémon switching in onto a Sticky Web are fought at -1 Speed (grounded, no boots).
     sticky_web: bool = True
     # Our Pokémon (and the enemy's) switching in onto Toxic Spikes are fought poisoned (two

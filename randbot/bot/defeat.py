@@ -28,6 +28,7 @@ from randbot.bot.situation import EnemySlot, Situation
 from randbot.bot.tactics import Tactics, move_key
 
 HP_STEP = 0.05  # HP is bucketed so transpositions meet
+ENTRY_SURE_HIT = 0.95  # an enemy hit at least this likely to land is taken as landing
 GRAPH_NODE_CAP = 300  # nodes kept in the inspectable graph
 EXACT, LOWER, UPPER = 0, 1, 2
 # A stay that only feeds the enemy a KO: the active loses its duel nearly surely and leaves the
@@ -498,21 +499,36 @@ def defeat(t: Tactics, config: BotConfig, forced: bool) -> Decision:
         pre = hazard_fraction(mon, sit.field, ours=True)
         p_ko = 0.0
         fed = theirs  # the enemy's HP after its free turn on our switch-in
+        lands, missed_hp = 1.0, 0.0  # the chance its hit lands, and our HP when it misses
+        expected = pre
         if not forced or sit.enemy_to_move:
             entering = t.engine.entering(mon)
             if config.planner_entry_risk:
                 p_ko = t.engine.ko_chance(t.enemy, entering, mon.hp_fraction - pre, entering=True)
-            pre += t.engine.incoming(t.enemy, entering, entering=True)
+            hit = t.engine.incoming(t.enemy, entering, entering=True)
+            expected += hit
+            if config.planner_entry_accuracy:
+                lands = t.engine.incoming_accuracy(t.enemy, entering)
+            if lands < ENTRY_SURE_HIT:
+                # an inaccurate hit: the plan's line where it lands (its full damage) and the
+                # one where it misses, not one line with the expected damage taken for sure
+                missed_hp = _q(mon.hp_fraction - pre)
+                pre += hit / lands
+            else:
+                lands = 1.0
+                pre += hit
             if config.planner_enemy_regain and enemy_key is not None:
                 fed = _regain(theirs, enemy_key, t.engine.regained(t.enemy, entering))
-        entry_cost[f"switch {key}"] = pre / max(mon.hp_fraction, 1e-6)
+        entry_cost[f"switch {key}"] = expected / max(mon.hp_fraction, 1e-6)
         hp = _q(mon.hp_fraction - pre)
         if hp > 0 and p_ko >= ENTRY_RISK_MIN:
             entry_risk[f"switch {key}"] = round(p_ko, 3)
         else:
             p_ko = 0.0
 
-        def run(depth: int, key=key, hp=hp, p_ko=p_ko, fed=fed) -> float:
+        def run(
+            depth: int, key=key, hp=hp, p_ko=p_ko, fed=fed, lands=lands, missed_hp=missed_hp
+        ) -> float:
             def sacked() -> float:
                 return planner.search(
                     _drop(ours, key),
@@ -526,19 +542,30 @@ def defeat(t: Tactics, config: BotConfig, forced: bool) -> Decision:
                     "sack",
                 )
 
+            def entered(at: float) -> float:
+                return planner.search(
+                    _set(ours, key, at),
+                    fed,
+                    key,
+                    enemy_key,
+                    max(depth, 1),
+                    -math.inf,
+                    math.inf,
+                    None,
+                    f"switch {key}",
+                )
+
+            if lands < 1.0 and missed_hp > 0:
+                # it misses; it lands and KOs (the rolls that do, or every landing hit when its
+                # mean KOs); or it lands and we stand with what its mean leaves
+                ko = lands if hp <= 0 else min(p_ko, lands)
+                value = (1 - lands) * entered(missed_hp)
+                if lands - ko > 0:
+                    value += (lands - ko) * entered(hp)
+                return value + ko * sacked() if ko else value
             if hp <= 0:
                 return sacked()
-            value = planner.search(
-                _set(ours, key, hp),
-                fed,
-                key,
-                enemy_key,
-                max(depth, 1),
-                -math.inf,
-                math.inf,
-                None,
-                f"switch {key}",
-            )
+            value = entered(hp)
             # A switch-in the enemy's hit may KO: the plan's line, or the Pokémon lost for nothing.
             return (1 - p_ko) * value + p_ko * sacked() if p_ko else value
 

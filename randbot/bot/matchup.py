@@ -913,6 +913,17 @@ class MatchupEngine:
             total += w * hit * _entry_factor(b, entering)
         return total
 
+    def incoming_accuracy(
+        self, enemy_builds: list[tuple[Mon, float]], target: Mon, target_ours: bool = True
+    ) -> float:
+        """The chance the enemy attack `incoming` prices lands (each build's best move)."""
+        total = weight = 0.0
+        for b, w in enemy_builds:
+            best = self.best_incoming_move(b, target, target_ours)
+            total += w * (best.accuracy if best is not None else 1.0)
+            weight += w
+        return total / weight if weight > 0 else 1.0
+
     def regained(
         self, enemy_builds: list[tuple[Mon, float]], target: Mon, target_ours: bool = True
     ) -> float:
