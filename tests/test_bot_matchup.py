@@ -827,3 +827,32 @@ def test_anger_shell_raises_its_holder_once_a_hit_takes_it_below_half():
     assert angry.a_wins and plain.a_wins and angry.a_hp < plain.a_hp - 0.1
     off = MatchupEngine(DamageOracle(None), FieldState())
     assert off.duel(gardevoir, klawf).a_hp == pytest.approx(off.duel(gardevoir, calm).a_hp)
+
+
+def test_blizzard_never_misses_in_snow_and_thunder_is_a_coin_in_sun():
+    from randbot.bot.movefacts import move_facts, weather_accuracy
+
+    blizzard, thunder = move_facts("blizzard"), move_facts("thunder")
+    assert weather_accuracy(blizzard, None) == 0.7 and weather_accuracy(blizzard, "snow") == 1.0
+    assert weather_accuracy(thunder, "rain") == 1.0 and weather_accuracy(thunder, "sun") == 0.5
+    abomasnow = mon("abomasnow", 88, ("blizzard", "woodhammer"), "leftovers", "snowwarning")
+    drifblim = mon("drifblim", 88, ("calmmind", "airslash"), "sitrusberry", "unburden")
+    snow = MatchupEngine(DamageOracle(None), FieldState(weather="snow"))
+    (hit,) = [o for o in snow.options(abomasnow, drifblim, False) if o.move == "blizzard"]
+    assert hit.accuracy == 1.0
+    assert engine().options(abomasnow, drifblim, False)[0].accuracy == 0.7
+
+
+def test_intrepid_sword_and_dauntless_shield_raise_an_entry_that_still_gets_it():
+    """Zamazenta's first entry comes with +1 Defense; once spent, none."""
+    zamazenta = replace(
+        mon("zamazenta", 72, ("bodypress", "crunch"), "leftovers", "dauntlessshield"),
+        entry_boost=True,
+    )
+    e = engine()
+    assert e.entering(zamazenta).boost("def") == 1
+    assert e.entering(replace(zamazenta, entry_boost=False)).boost("def") == 0
+    zacian = replace(
+        mon("zacian", 70, ("playrough",), "rustedsword", "intrepidsword"), entry_boost=True
+    )
+    assert e.entering(zacian).boost("atk") == 1 and e.entering(zacian).boost("def") == 0

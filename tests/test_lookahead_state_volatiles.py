@@ -35,15 +35,15 @@ def test_a_binding_move_is_named_for_the_simulator() -> None:
 def test_intrepid_sword_is_spent_once_its_holder_has_been_out() -> None:
     # Gen 9 raises Zacian's Attack on its first entry only: a Zacian that had been out came back
     # at +1 again in the search (battle-gen9randombattle-477 of one run, seed 14)
-    from randbot.lookahead.state import _entry_boost_spent
+    from randbot.bot.mon import entry_boost_spent
 
     zacian = Pokemon(gen=9, species="zaciancrowned")
     zacian.ability = "intrepidsword"
     zacian.set_hp_status("331/331")
-    assert not _entry_boost_spent(zacian)
+    assert not entry_boost_spent(zacian)
     zacian.set_hp_status("200/331")
-    assert _entry_boost_spent(zacian)
+    assert entry_boost_spent(zacian)
     other = Pokemon(gen=9, species="garchomp")
     other.ability = "roughskin"
     other.set_hp_status("200/331")
-    assert not _entry_boost_spent(other)
+    assert not entry_boost_spent(other)

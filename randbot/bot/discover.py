@@ -29,7 +29,7 @@ from randbot.bot.matchup import (
     shield_takes,
 )
 from randbot.bot.mon import CHOICE_ITEMS, Mon
-from randbot.bot.movefacts import MoveFacts, healed_share, move_facts
+from randbot.bot.movefacts import MoveFacts, healed_share, move_facts, weather_accuracy
 from randbot.bot.pydamage import speed
 from randbot.bot.scores import Scores
 from randbot.bot.tactics import (
@@ -61,8 +61,12 @@ def guaranteed_ko(t: Tactics) -> str | None:
     held = active.item in CHOICE_ITEMS
     for move_id in t.available_moves():
         facts = move_facts(move_id)
-        if facts is None or not facts.is_damaging or facts.accuracy < 1.0:
+        if facts is None or not facts.is_damaging:
             continue
+        if weather_accuracy(facts, t.sit.field.weather) < 1.0:
+            continue
+        if active.ability == "hustle" and facts.category == "Physical":
+            continue  # Hustle's physical moves hit 80% of the time: no sure KO
         if t.config.charge_moves and charges_now(active, move_id, t.sit.field):
             continue  # it only charges this turn: no KO before the enemy answers
         if move_id in FIRST_TURN_ONLY and not first_turn_out(t.sit.battle):

@@ -16,8 +16,14 @@ from dataclasses import field as dc_field
 from randbot.bot.damage import DamageOracle
 from randbot.bot.field import FieldState
 from randbot.bot.futile import SPENDS_OWN_TYPE, can_status, lost_its_type
-from randbot.bot.mon import BOOSTABLE, CHOICE_ITEMS, Mon
-from randbot.bot.movefacts import MoveFacts, effectiveness, healed_share, move_facts
+from randbot.bot.mon import BOOSTABLE, CHOICE_ITEMS, ONCE_A_BATTLE_BOOSTS, Mon
+from randbot.bot.movefacts import (
+    MoveFacts,
+    effectiveness,
+    healed_share,
+    move_facts,
+    weather_accuracy,
+)
 from randbot.bot.pydamage import (
     full_hp_shield,
     is_grounded,
@@ -240,10 +246,11 @@ class MatchupEngine:
 
     # -- damage requests -------------------------------------------------------------------
     def entering(self, mon: Mon, ours: bool = True) -> Mon:
-        """The Pokémon as it would be on switching in: boosts cleared, (with `toxic_spikes`) the
+        """The Pokémon as it would be on switching in: boosts cleared (but the once-a-battle +1 of
+        an Intrepid Sword or Dauntless Shield still to come), (with `toxic_spikes`) the
         poison Toxic Spikes on its side put on it, and (with `sticky_web`) the Speed drop a Sticky
         Web on its side puts on a grounded Pokémon without Heavy-Duty Boots."""
-        fresh = self._through_toxic_spikes(mon.fresh(), ours)
+        fresh = self._through_toxic_spikes(_entry_boosted(mon.fresh()), ours)
         if not (self.sticky_web and self.field.side(ours).sticky_web) or not is_grounded(mon):
             return fresh
         if mon.item == "heavydutyboots" or mon.ability in _BLOCKS_HIT_DROPS - {"shielddust"}:
@@ -307,7 +314,7 @@ class MatchupEngine:
             if dmg.max <= 0:
                 continue
             bmax = max(1, b.max_hp)
-            accuracy = facts.accuracy
+            accuracy = weather_accuracy(facts, self.field.weather)
             if a.dynamaxed or a.z_move or a.ability == "noguard" or b.ability == "noguard":
                 accuracy = 1.0
             elif a.ability == "compoundeyes":
@@ -1030,6 +1037,16 @@ _HIT_ANSWERS: dict[str, tuple[frozenset[str] | str | None, tuple[tuple[str, int]
     "watercompaction": (frozenset({"WATER"}), (("def", 2),)),
     "thermalexchange": (frozenset({"FIRE"}), (("atk", 1),)),
 }
+
+
+def _entry_boosted(mon: Mon) -> Mon:
+    """Intrepid Sword's +1 Attack or Dauntless Shield's +1 Defense on an entry that still gets it."""
+    stat = ONCE_A_BATTLE_BOOSTS.get(mon.ability) if mon.entry_boost else None
+    if stat is None:
+        return mon
+    boosts = list(mon.boosts)
+    boosts[BOOSTABLE.index(stat)] = min(6, boosts[BOOSTABLE.index(stat)] + 1)
+    return mon.with_boosts(tuple(boosts))
 
 
 # Abilities that answer a hit taking their holder below half HP.

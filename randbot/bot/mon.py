@@ -73,6 +73,9 @@ class Mon:
     # Salt Cure's salt: an eighth of its HP (a quarter, Water or Steel) lost each end of turn,
     # until it leaves the field.
     salted: bool = False
+    # Intrepid Sword (+1 Attack) or Dauntless Shield (+1 Defense) still to come on its next
+    # entry: Gen 9 grants the raise once a battle.
+    entry_boost: bool = False
 
     @property
     def max_hp(self) -> int:
@@ -234,6 +237,19 @@ def _boosts(mon: Pokemon) -> tuple[int, int, int, int, int]:
     return tuple(int(b.get(s, 0)) for s in BOOSTABLE)  # type: ignore[return-value]
 
 
+ONCE_A_BATTLE_BOOSTS = {"intrepidsword": "atk", "dauntlessshield": "def"}
+
+
+def entry_boost_spent(mon: Pokemon) -> bool:
+    """Intrepid Sword or Dauntless Shield raised its stat already: it is out now, or was out
+    before (it lost HP or spent PP), and Gen 9 grants the raise once a battle."""
+    if mon.ability not in ONCE_A_BATTLE_BOOSTS:
+        return False
+    if mon.active or 0 < mon.current_hp_fraction < 1:
+        return True
+    return any(move.current_pp < move.max_pp for move in mon.moves.values())
+
+
 def our_mon(mon: Pokemon) -> Mon:
     """Our Pokémon from poke-env (the request gives true stats, moves, item, ability, tera type)."""
     request = getattr(mon, "_last_request", None) or {}
@@ -261,6 +277,7 @@ def our_mon(mon: Pokemon) -> Mon:
         weight=float(mon.weight or 50.0),
         # The request's HP of a Dynamaxed Pokémon is already the doubled one.
         dynamaxed=mon.is_dynamaxed,
+        entry_boost=mon.ability in ONCE_A_BATTLE_BOOSTS and not entry_boost_spent(mon),
     )
 
 

@@ -242,6 +242,27 @@ def healed_share(facts: MoveFacts, weather: str | None, item: str = "") -> float
     return facts.heal
 
 
+# Accuracy that follows the weather: Blizzard never misses in snow (or hail); Thunder, Hurricane
+# and the Storm moves never miss in rain, and Thunder and Hurricane are 50% in sun.
+_SURE_IN = {
+    "blizzard": ("snow",),
+    "thunder": ("rain",),
+    "hurricane": ("rain",),
+    "bleakwindstorm": ("rain",),
+    "wildboltstorm": ("rain",),
+    "sandsearstorm": ("rain",),
+}
+
+
+def weather_accuracy(facts: MoveFacts, weather: str | None) -> float:
+    """The move's accuracy in this weather."""
+    if weather and weather in _SURE_IN.get(facts.id, ()):
+        return 1.0
+    if weather == "sun" and facts.id in ("thunder", "hurricane"):
+        return 0.5
+    return facts.accuracy
+
+
 @cache
 def type_chart(gen: int = GEN) -> dict[str, dict[str, float]]:
     """chart[defending][attacking] in generation `gen` (Ghost on Psychic is 0 in gen 1...)."""

@@ -19,7 +19,7 @@ from poke_env.battle import Battle, Field, Pokemon, SideCondition, Weather
 from poke_env.battle.move import Move
 from poke_env.data import GenData
 
-from randbot.bot.mon import slow_start_turns_left, to_id
+from randbot.bot.mon import entry_boost_spent, slow_start_turns_left, to_id
 
 STATS = ("hp", "atk", "def", "spa", "spd", "spe")
 RANDBATS_EV = 85
@@ -256,19 +256,6 @@ def _sleep_turns(mon: Pokemon, rng: random.Random) -> int:
     return max(1, start - spent)
 
 
-ONCE_A_BATTLE_BOOSTS = {"intrepidsword", "dauntlessshield"}
-
-
-def _entry_boost_spent(mon: Pokemon) -> bool:
-    """Intrepid Sword or Dauntless Shield raised its stat already: it is out now, or was out
-    before (it lost HP or spent PP), and Gen 9 grants the raise once a battle."""
-    if mon.ability not in ONCE_A_BATTLE_BOOSTS:
-        return False
-    if mon.active or 0 < mon.current_hp_fraction < 1:
-        return True
-    return any(move.current_pp < move.max_pp for move in mon.moves.values())
-
-
 def _pokemon_state(
     mon: Pokemon, rng: random.Random, last_move: str | None, max_hp: int | None = None
 ) -> dict[str, Any]:
@@ -286,7 +273,7 @@ def _pokemon_state(
     state["boosts"] = _boosts(mon)
     if mon.is_terastallized and mon.tera_type is not None:
         state["terastallized"] = mon.tera_type.name.title()
-    if _entry_boost_spent(mon):
+    if entry_boost_spent(mon):
         state["entry_boost_spent"] = True
     if mon.active:
         state["volatiles"] = _volatiles(mon, last_move, rng)
