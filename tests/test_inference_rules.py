@@ -254,7 +254,7 @@ def test_a_move_that_ignores_abilities_goes_through_sturdy():
 def test_a_repeat_into_a_foe_that_switched_in_that_turn_is_no_choice_evidence():
     """Kyogre's Ice Beam on Sunflora, then again into the Glastrier we switched in that turn: it
     chose the move before it saw Glastrier, so the repeat says nothing of a choice item."""
-    tracker = _fixture_log("choice-repeat-after-our-switch.log.json.gz", "p2")
+    tracker = _fixture_log("choice-repeat-after-our-switch.json.gz", "p2")
     kyogre = tracker.belief("Kyogre")
     assert "icebeam" in kyogre.revealed_moves
     assert not any(w.name.startswith("lock:") for w in kyogre.weights)
