@@ -86,3 +86,20 @@ def test_recorded_a_choice_band_sure_ko_is_the_move_best_held_after(explain_batt
     lines = [line for line in explain_battle(log, "17", {}) if "|| played: " in line]
     assert any("played: move aquajet" in line for line in lines)  # what the old bot did
     assert any("defeat/1-ko: move wavecrash" in line for line in lines), lines
+
+
+def test_among_sure_kos_one_that_keeps_the_user_in_before_a_u_turn():
+    ranked = sorted(
+        ["uturn", "knockoff"], key=lambda m: _ko_preference(move_facts(m)), reverse=True
+    )
+    assert ranked == ["knockoff", "uturn"]
+
+
+def test_rest_costs_its_two_turns_asleep_unless_something_wakes_it():
+    from randbot.bot.discover import _wakes_from_rest
+    from randbot.bot.mon import species_mon
+
+    snorlax = species_mon("snorlax", 84, ("rest", "bodyslam"), "leftovers", "thickfat")
+    assert not _wakes_from_rest(snorlax)
+    assert _wakes_from_rest(species_mon("snorlax", 84, ("rest",), "chestoberry", "thickfat"))
+    assert _wakes_from_rest(species_mon("snorlax", 84, ("rest", "sleeptalk"), "", "thickfat"))

@@ -197,3 +197,40 @@ def test_no_sacrificial_pivot_of_a_pokemon_that_wins_after_a_faint(explain_battl
     line = next(line for line in lines if " t15 " in line)
     assert "played: switch 6" in line  # the recorded bot's pivot to Eiscue
     assert "sack-pivot" not in line, line
+
+
+@pytest.mark.integration
+def test_no_strength_sap_into_magic_bounce(explain_battle):
+    """Turn 16 (`randbot evaluate --vs heuristic --seed 21 --save-logs`, battle 219): Vileplume's
+    Strength Sap into a Hatterene whose Magic Bounce showed on turn 13 came back and healed it."""
+    log = "strength-sap-into-magic-bounce-vs-heuristic.log.json"
+    on = _first_decision(explain_battle, log, 16, "skip_futile", True)
+    assert "|| played: move strengthsap" in on  # what the recorded bot did
+    assert "strengthsap" not in on.split("||")[0], on
+
+
+@pytest.mark.integration
+def test_no_outrage_while_a_seen_fairy_waits_on_the_bench(explain_battle):
+    """Turn 13 (seed 21, battle 431): Salamence's Outrage KO'd Landorus, and it stayed locked into
+    Outrage against the Magearna that came in, dying without a move that touched it; Dual Wingbeat
+    did nearly as well in the duel."""
+    log = "outrage-walled-by-magearna-vs-heuristic.log.json"
+    off = _first_decision(explain_battle, log, 13, "skip_futile", False)
+    on = _first_decision(explain_battle, log, 13, "skip_futile", True)
+    assert "|| played: move outrage" in on  # what the recorded bot did
+    assert ": move outrage" in off.split("||")[0], off
+    assert ": move dualwingbeat" in on.split("||")[0], on
+
+
+@pytest.mark.integration
+def test_no_protect_right_after_one_that_worked(explain_battle):
+    """Turns 18 and 19 (seed 21, battle 392): an Alomomola that could not touch a Storm Drain
+    Gastrodon played Protect eleven turns running; after one that worked, the next works one time
+    in three, and the Gastrodon set Stealth Rock on the turns it failed."""
+    log = "protect-streak-vs-heuristic.log.json"
+    lines = explain_battle(FIXTURES / log, "18-19", {"skip_futile": True})
+    first = next(line for line in lines if " t18 " in line)
+    second = next(line for line in lines if " t19 " in line)
+    assert "|| played: move protect" in first and "|| played: move protect" in second
+    assert "protect" in first.split("||")[0]  # no Protect before it: it may be played
+    assert "protect" not in second.split("||")[0], second

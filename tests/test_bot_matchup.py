@@ -856,3 +856,30 @@ def test_intrepid_sword_and_dauntless_shield_raise_an_entry_that_still_gets_it()
         mon("zacian", 70, ("playrough",), "rustedsword", "intrepidsword"), entry_boost=True
     )
     assert e.entering(zacian).boost("atk") == 1 and e.entering(zacian).boost("def") == 0
+
+
+def test_a_super_effective_hit_sets_off_weakness_policy_once():
+    """Mystical Fire into a Weakness Policy Metagross raised its Attack two stages, and the
+    Earthquakes after took Hatterene out first."""
+    hatterene = mon("hatterene", 86, ("mysticalfire",), "leftovers", "magicbounce", hp=0.7)
+    plain = mon("metagross", 82, ("earthquake",), "leftovers", "clearbody")
+    policy = replace(plain, item="weaknesspolicy")
+    e = MatchupEngine(DamageOracle(None), FieldState(), hit_abilities=True)
+    assert e.duel(hatterene, plain).a_wins
+    assert not e.duel(hatterene, policy).a_wins
+    # without hit_abilities the item is not read: the duel is the plain one
+    assert engine().duel(hatterene, policy).a_wins
+
+
+def test_scale_shot_raises_its_users_speed_and_lowers_its_defence():
+    from randbot.bot.movefacts import move_facts
+
+    assert dict(move_facts("scaleshot").self_boosts) == {"spe": 1, "def": -1}
+    assert dict(move_facts("clangingscales").self_boosts) == {"def": -1}
+
+
+def test_an_ogerpon_terastallizing_raises_its_masks_stat():
+    hearthflame = mon("ogerponhearthflame", 80, ("ivycudgel",), "hearthflamemask", "moldbreaker")
+    assert hearthflame.with_tera().boost("atk") == 1
+    assert hearthflame.with_tera().with_tera().boost("atk") == 1  # once
+    assert GARCHOMP.with_tera().boosts == GARCHOMP.boosts

@@ -79,6 +79,8 @@ def guaranteed_ko(t: Tactics) -> str | None:
             continue  # it failed last turn against this enemy: it did not attack
         if lost_its_type(move_id, active):
             continue  # Double Shock without the Electric type it took: it fails
+        if facts.locks_user and t.rampage_walled(move_id):
+            continue  # after the KO the rampage goes on into a seen enemy it cannot touch
         ok = True
         for b, _w in t.enemy:
             dmg = t.engine.oracle.get(active, b, move_id, t.sit.field, True)
@@ -101,6 +103,9 @@ def guaranteed_ko(t: Tactics) -> str | None:
                 hit = t.engine.best_incoming_move(b, active)
                 if hit is not None and hit.high >= active.hp_fraction:
                     ok = False
+                    break
+                if hit is not None and dmg.min < b.hp + hit.drain * b.max_hp:
+                    ok = False  # it drains before our hit (a Drain Punch healed Mesprit out of it)
                     break
         if ok:
             key = _ko_preference(facts, held, _locked_value(t, move_id) if held else 0.0)
@@ -129,13 +134,16 @@ def _locked_value(t: Tactics, move_id: str) -> float:
 def _ko_preference(facts: MoveFacts, choice_held: bool = False, locked_value: float = 0.0) -> tuple:
     """Among sure KOs: not a Fake Out that a choice item then holds its user to (it fails from
     the next turn on); for a choice item's user, the move it is best held to (`locked_value`);
-    first; then the one that costs least after it (no lock into a rampage and the confusion after
-    it, no recoil, no stat drop); before, ties went to the moveset's order."""
+    first; then one that keeps the user in (a U-turn that KOs makes it pick its switch-in blind,
+    and the enemy then picks its own against it); then the one that costs least after it (no lock
+    into a rampage and the confusion after it, no recoil, no stat drop); before, ties went to the
+    moveset's order."""
     stuck = facts.id in FIRST_TURN_ONLY and choice_held
     return (
         not stuck,
         locked_value,
         facts.priority,
+        not facts.self_switch,
         not facts.locks_user,
         -facts.recoil,
         not facts.drops_user,
@@ -146,6 +154,9 @@ def survives_turn(t: Tactics) -> bool:
     active = t.sit.active
     assert active is not None
     return t.engine.incoming(t.enemy, active) < active.hp_fraction * 0.9
+
+
+REST_SLEEP_TURNS = 2  # Rest puts its user to sleep for two turns
 
 
 def heal_move(t: Tactics) -> str | None:
@@ -164,10 +175,24 @@ def heal_move(t: Tactics) -> str | None:
         )
         if move_id == "rest":
             healed = 1.0 - active.hp_fraction
+            if not _wakes_from_rest(active):
+                # two turns asleep, hit for free (a Terapagos Rested after its Chesto Berry was
+                # eaten and was still asleep when the next enemy came in)
+                healed -= REST_SLEEP_TURNS * incoming
         # A heal worth a turn: more than the expected hit, and a real amount (no loops at 95% HP).
         if healed > incoming and healed >= MIN_HEAL and incoming < active.hp_fraction:
             return move_id
     return None
+
+
+def _wakes_from_rest(mon: Mon) -> bool:
+    """Rest's sleep does not cost it its turns: a berry that wakes it, Sleep Talk, Early Bird
+    (which halves the sleep) or Shed Skin taken as acting on."""
+    return (
+        mon.item in ("chestoberry", "lumberry")
+        or "sleeptalk" in mon.moves
+        or mon.ability in ("earlybird", "shedskin")
+    )
 
 
 def _heal_blocked(t: Tactics) -> bool:

@@ -8,7 +8,7 @@ from typing import Any
 from poke_env.battle import Effect
 
 from randbot.bot.mon import Mon
-from randbot.bot.movefacts import effectiveness, move_facts
+from randbot.bot.movefacts import MoveFacts, effectiveness, move_facts
 from randbot.bot.pydamage import is_grounded
 
 # Moves that work only on their user's first turn out.
@@ -65,16 +65,39 @@ TEAM_CURES = frozenset({"healbell", "aromatherapy"})
 KEEPS_ATTACK = frozenset({"clearbody", "whitesmoke", "fullmetalbody", "goodasgold", "mirrorarmor"})
 
 
+# Moves whose chance to work falls to a third each time they are used again in a row.
+STALLING_MOVES = frozenset(
+    {
+        "protect",
+        "detect",
+        "endure",
+        "kingsshield",
+        "spikyshield",
+        "banefulbunker",
+        "burningbulwark",
+        "silktrap",
+        "obstruct",
+        "maxguard",
+    }
+)
+
+
 def fails_on_the_field(move_id: str, battle: Any, enemy_builds: list[tuple[Mon, float]]) -> bool:
     """A status move that fails as things stand: a team cure with nobody statused, an Encore on
     a foe already encored or that has not moved since it came in, a Leech Seed on a foe already
     seeded or of the Grass type, a Strength Sap on a foe whose Attack cannot drop (every likely
-    build; Strength Sap was played seven times into a Clear Body Regirock), a second No Retreat."""
+    build; Strength Sap was played seven times into a Clear Body Regirock), a second No Retreat,
+    a Protect right after one that worked."""
     if move_id in TEAM_CURES:
         return not any(p.status is not None and not p.fainted for p in battle.team.values())
     if move_id == "noretreat":
         user = battle.active_pokemon
         return user is not None and Effect.NO_RETREAT in user.effects  # once per stay
+    if move_id in STALLING_MOVES:
+        # after a Protect that worked, the next works one time in three (eleven Protects in a
+        # row were played into a foe that set Stealth Rock on the turns they failed)
+        user = battle.active_pokemon
+        return user is not None and getattr(user, "protect_counter", 0) > 0
     foe = battle.opponent_active_pokemon
     if foe is None:
         return False
@@ -103,6 +126,24 @@ def lost_its_type(move_id: str, user: Mon | None) -> bool:
     or terastallized away from it): it fails."""
     needed = SPENDS_OWN_TYPE.get(move_id)
     return needed is not None and user is not None and needed not in user.types
+
+
+# Targets of a status move aimed at the foe itself (not at its side of the field).
+_AIMED_AT_FOE = frozenset({"normal", "any", "adjacentFoe", "allAdjacentFoes", "randomNormal"})
+
+
+def cannot_touch(facts: MoveFacts, user_ability: str | None, target: Mon) -> bool:
+    """A status move aimed at the foe that does not reach it: from a Prankster user into a Dark
+    type (it fails; Leech Seed from a Prankster Whimsicott into Mightyena), or a reflectable one
+    into Magic Bounce (it comes back; Strength Sap into Hatterene healed Hatterene), a Grass one
+    into Sap Sipper."""
+    if facts.is_damaging or facts.target not in _AIMED_AT_FOE:
+        return False
+    if user_ability == "prankster" and "DARK" in target.types:
+        return True
+    if target.ability == "sapsipper" and facts.type == "GRASS":
+        return True  # Strength Sap, Leech Seed, Spore into a Sawsbuck: it eats them
+    return target.ability == "magicbounce" and "reflectable" in facts.flags
 
 
 def heal_blocked(battle: Any) -> bool:

@@ -15,7 +15,7 @@ from dataclasses import field as dc_field
 
 from randbot.bot.damage import DamageOracle
 from randbot.bot.field import FieldState
-from randbot.bot.futile import SPENDS_OWN_TYPE, can_status, lost_its_type
+from randbot.bot.futile import SPENDS_OWN_TYPE, can_status, cannot_touch, lost_its_type
 from randbot.bot.mon import BOOSTABLE, CHOICE_ITEMS, ONCE_A_BATTLE_BOOSTS, Mon
 from randbot.bot.movefacts import (
     MoveFacts,
@@ -89,6 +89,7 @@ class Option:
     # priced against a Multiscale or Shadow Shield at full HP: it does twice as much once hurt
     halved_at_full: bool = False
     self_ko: bool = False  # its user faints (Explosion, Self-Destruct)
+    super_effective: bool = False  # a Weakness Policy holder it hits takes +2 Attack and Sp. Atk
 
 
 @dataclass(frozen=True)
@@ -375,6 +376,7 @@ class MatchupEngine:
                     once=facts.id in SPENDS_OWN_TYPE,
                     halved_at_full=full_hp_shield(a, b),
                     self_ko=facts.self_destruct,
+                    super_effective=effectiveness(facts.type, b.types, self.gen) > 1,
                 )
             )
         self._options[key] = out
@@ -698,6 +700,8 @@ class MatchupEngine:
             return
         if opt is None:
             facts = move_facts(move_id)
+            if facts is not None and cannot_touch(facts, user.mon.ability, target.mon):
+                return  # Prankster into a Dark type, or bounced back by Magic Bounce: no effect
             if facts is not None and facts.is_setup:
                 user.setups_left = max(0, user.setups_left - 1)
                 if facts.hp_cost:
@@ -750,6 +754,8 @@ class MatchupEngine:
         if self.hit_abilities and hp_before > 0.5 >= target.hp > 0:
             for stat, n in _AT_HALF.get(target.mon.ability, ()):
                 _boost(target, stat, n)
+        if self.hit_abilities and opt.super_effective and dealt > 0 and target.hp > 0:
+            _weakness_policy(target)
         user.hp += _hit_hp_change(opt, user.mon, target.mon, dealt)
         for stat, n in opt.self_boosts:
             _boost(user, stat, n)
@@ -1071,6 +1077,15 @@ def _answered_hit(facts: MoveFacts, target: Mon, gen: int) -> tuple[tuple[str, i
     elif trigger is not None and facts.type not in trigger:
         return ()
     return changes
+
+
+def _weakness_policy(side: _Side) -> None:
+    """A super-effective hit it survives sets off its Weakness Policy, once: +2 Attack and Sp.
+    Atk (a Metagross hit by Mystical Fire then took Hatterene out with one Earthquake)."""
+    if side.mon.item == "weaknesspolicy":
+        _boost(side, "atk", 2)
+        _boost(side, "spa", 2)
+        side.mon = replace(side.mon, item="")
 
 
 def _eat_sitrus(side: _Side) -> None:

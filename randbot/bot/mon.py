@@ -15,6 +15,13 @@ from randbot.bot.movefacts import species_entry
 
 STATS = ("hp", "atk", "def", "spa", "spd", "spe")
 BOOSTABLE = ("atk", "def", "spa", "spd", "spe")
+# The stat an Ogerpon's Embody Aspect raises as it terastallizes.
+EMBODIED_ASPECT = {
+    "ogerpon": "spe",
+    "ogerponwellspring": "spd",
+    "ogerponhearthflame": "atk",
+    "ogerponcornerstone": "def",
+}
 # Random battles give every set 85 EVs and 31 IVs with a neutral nature (thesis 3.4.1).
 RANDBATS_EV = 85
 RANDBATS_IV = 31
@@ -132,7 +139,16 @@ class Mon:
         return self
 
     def with_tera(self) -> Mon:
-        return replace(self, terastallized=True)
+        """Terastallized now; an Ogerpon's mask then raises a stat a stage (Embody Aspect)."""
+        if self.terastallized:
+            return self
+        stat = EMBODIED_ASPECT.get(self.species)
+        if stat is None:
+            return replace(self, terastallized=True)
+        boosts = list(self.boosts)
+        i = BOOSTABLE.index(stat)
+        boosts[i] = min(6, boosts[i] + 1)
+        return replace(self, terastallized=True, boosts=tuple(boosts))
 
     def with_dynamax(self) -> Mon:
         """Dynamaxed now: Showdown doubles max and current HP at Dynamax level 10 (random battles')."""

@@ -176,6 +176,9 @@ def move_facts(move_id: str, gen: int = GEN) -> MoveFacts | None:
     self_boosts = (
         entry.get("self", {}).get("boosts") if isinstance(entry.get("self"), dict) else None
     )
+    if isinstance(entry.get("selfBoost"), dict):
+        # Scale Shot's +1 Speed -1 Defence, Clanging Scales' -1 Defence: once per use, after the hits
+        self_boosts = {**(self_boosts or {}), **(entry["selfBoost"].get("boosts") or {})}
     target_boosts = None
     if category == "Status":
         if entry.get("target") == "self" or entry.get("target") == "allySide":

@@ -10,6 +10,7 @@ from randbot.bot.futile import (
     FIRST_TURN_ONLY,
     UNPRICED_ATTACKS,
     can_status,
+    cannot_touch,
     fails_again,
     fails_on_the_field,
     first_turn_out,
@@ -24,6 +25,7 @@ from randbot.bot.situation import Situation
 
 TEMPO = 0.02
 SWITCH_MARGIN = 0.3  # a switch that is not a check must beat the best move by this much
+RAMPAGE_MARGIN = 0.25  # a walled Outrage is kept only where it beats every other move by this
 
 
 @dataclass
@@ -163,6 +165,8 @@ class Tactics:
         if self.config.skip_futile:
             evals = self._without_futile(evals)
         evals = self._without_idle_heals(evals)
+        if self.config.skip_futile:
+            evals = self._without_walled_rampage(evals)
         if self.config.avoid_feeding:
             evals = self._without_doomed_setup(evals)
         plain = [e for e in evals if not e.tera]
@@ -174,6 +178,31 @@ class Tactics:
             if self.tera_worth_it(best_plain, best_tera):
                 best = best_tera
         return best, evals
+
+    def rampage_walled(self, move_id: str) -> bool:
+        """A seen enemy on the bench takes nothing from this move (their likeliest builds): an
+        Outrage stays locked into it after a KO or a switch (a Salamence then died to Magearna
+        without acting)."""
+        active = self.sit.active
+        assert active is not None
+        return any(
+            slot is not self.sit.enemy_active
+            and slot.hp_fraction > 0
+            and self.engine.oracle.get(active, slot.top, move_id, self.sit.field, True).max <= 0
+            for slot in self.sit.enemies.values()
+        )
+
+    def _without_walled_rampage(self, evals: list[MoveEval]) -> list[MoveEval]:
+        """No Outrage or Petal Dance that a seen enemy on the bench is immune to, unless it wins
+        the duel by clearly more than any other move: the duel does not see the lock."""
+        walled = {e.move for e in evals if _locks_user(e) and self.rampage_walled(e.move)}
+        others = [e for e in evals if e.move not in walled]
+        if not walled or not others:
+            return evals
+        best_walled = max(e.value for e in evals if e.move in walled)
+        if max(e.value for e in others) >= best_walled - RAMPAGE_MARGIN:
+            return others
+        return evals
 
     def _without_idle_heals(self, evals: list[MoveEval]) -> list[MoveEval]:
         """A duel that heals first and attacks after always looks better by the HP it ends with,
@@ -236,6 +265,9 @@ class Tactics:
             if "dance" in facts.flags and facts.is_setup and self._dancer_copies():
                 return True
             if fails_on_the_field(move_id, self.sit.battle, self.enemy):
+                return True
+            user_ability = self.sit.active.ability if self.sit.active else None
+            if self.enemy and all(cannot_touch(facts, user_ability, b) for b, _w in self.enemy):
                 return True
             if fails_again(move_id, self.sit.failed_moves):
                 return True
