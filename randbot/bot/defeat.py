@@ -50,6 +50,10 @@ def _q(hp: float) -> float:
     return round(max(0.0, min(1.0, hp)) / HP_STEP) * HP_STEP
 
 
+def _exact(hp: float) -> float:
+    return round(max(0.0, min(1.0, hp)), 4)
+
+
 class _Timeout(Exception):
     pass
 
@@ -402,7 +406,9 @@ def build_planner(
                             distinct=config.planner_distinct_builds,
                         ),
                     )
-    theirs = [(ek, _q(slot.hp_fraction)) for ek, slot in sit.enemies.items()]
+    # HP as it stands, not bucketed: a Pokémon on 87.5% taken as 90% survived a hit in the plan
+    # that KO'd it on the board; the fights' results are bucketed, so transpositions still meet
+    theirs = [(ek, _exact(slot.hp_fraction)) for ek, slot in sit.enemies.items()]
     if config.defeat_unseen == "prior":
         fmt = sit.battle.format or "gen9randombattle"
         for n in range(sit.unseen):
@@ -410,7 +416,7 @@ def build_planner(
             theirs.append((pk, 1.0))
             for ok, mon in sit.ours.items():
                 rates[(ok, pk)] = phantom_rates(t.engine, fmt, mon)
-    ours = tuple(sorted((k, _q(m.hp_fraction)) for k, m in sit.ours.items()))
+    ours = tuple(sorted((k, _exact(m.hp_fraction)) for k, m in sit.ours.items()))
     planner = Planner(
         rates,
         deadline or t.deadline,
