@@ -234,3 +234,13 @@ def test_no_protect_right_after_one_that_worked(explain_battle):
     assert "|| played: move protect" in first and "|| played: move protect" in second
     assert "protect" in first.split("||")[0]  # no Protect before it: it may be played
     assert "protect" not in second.split("||")[0], second
+
+
+@pytest.mark.integration
+def test_defog_is_worth_the_poison_toxic_spikes_would_put_on_the_bench(explain_battle):
+    """Turn 25 (seed 21, battle 90): a Gurdurr, poisoned and going down, chose Knock Off over
+    Defog with two layers of Toxic Spikes on our side; three Pokémon came in poisoned after it."""
+    log = "defog-toxic-spikes-vs-heuristic.log.json"
+    on = _first_decision(explain_battle, log, 25, "skip_futile", True)
+    assert "|| played: move knockoff" in on  # what the recorded bot did
+    assert ": move defog" in on.split("||")[0], on

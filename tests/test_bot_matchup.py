@@ -883,3 +883,19 @@ def test_an_ogerpon_terastallizing_raises_its_masks_stat():
     assert hearthflame.with_tera().boost("atk") == 1
     assert hearthflame.with_tera().with_tera().boost("atk") == 1  # once
     assert GARCHOMP.with_tera().boosts == GARCHOMP.boosts
+
+
+def test_a_serene_grace_iron_head_flinches_a_slower_foe_out_of_its_duel():
+    """Recorded as lost (seed 21, battle 342): a Serene Grace Jirachi's Iron Head (60% to flinch)
+    flinched a slower Gurdurr nine turns of ten that the plan counted as won."""
+    jirachi = mon("jirachi", 82, ("ironhead",), "leftovers", "serenegrace")
+    gurdurr = mon("gurdurr", 88, ("drainpunch",), "eviolite", "guts")
+    plain = MatchupEngine(DamageOracle(None), FieldState(), chance=True, roll_chance=True)
+    flinching = MatchupEngine(
+        DamageOracle(None), FieldState(), chance=True, roll_chance=True, flinches=True
+    )
+    assert plain.duel(gurdurr, jirachi).a_wins
+    assert not flinching.duel(gurdurr, jirachi).a_wins
+    assert flinching.duel(jirachi, gurdurr).a_wins  # the same duel from Jirachi's side
+    # an Inner Focus Pokémon does not flinch
+    assert flinching.duel(replace(gurdurr, ability="innerfocus"), jirachi).a_wins

@@ -166,6 +166,10 @@ class BotConfig:
     # belief was wrong.
     hit_abilities: bool = True
     intimidate: bool = True
+    # Duels count a flinch: a hit before the target moves (Iron Head 30%, 60% with Serene Grace)
+    # takes that share off the target's damage that turn, as full paralysis takes 25%. A Serene
+    # Grace Jirachi flinched a slower Gurdurr nine turns of ten that the plan had as won.
+    flinch: bool = True
     # A status move played in a duel puts its status on the target (sleep for two turns, paralysis,
     # a burn, poison), where the target can take it and the move is at least 70% accurate, and
     # Leech Seed, Strength Sap and Pain Split move HP; off, the duel counts it as a lost turn, so

@@ -90,6 +90,7 @@ class Option:
     halved_at_full: bool = False
     self_ko: bool = False  # its user faints (Explosion, Self-Destruct)
     super_effective: bool = False  # a Weakness Policy holder it hits takes +2 Attack and Sp. Atk
+    flinch: float = 0.0  # chance a hit before the target moves makes it flinch (lose its turn)
 
 
 @dataclass(frozen=True)
@@ -168,6 +169,7 @@ class _Side:
     hurt_this_turn: bool = False  # the foe's hit landed on it this turn (Avalanche doubles)
     slow_left: int = 0  # ends of turn Slow Start still halves its Attack and Speed
     slow_over: bool = False  # Slow Start ended in the duel: the halved Attack and Speed are back
+    flinched: float = 0.0  # the share of worlds where the foe's earlier hit this turn flinched it
 
     def lock(self, move_id: str | None) -> None:
         """A choice item holds it to its first move of the stay: no other attack, setup or heal."""
@@ -212,6 +214,7 @@ class MatchupEngine:
         hit_abilities: bool = False,
         ours_last: bool = False,
         theirs_last: bool = False,
+        flinches: bool = False,
     ) -> None:
         self.oracle = oracle
         self.field = field
@@ -229,6 +232,9 @@ class MatchupEngine:
         self.hit_boosts = hit_boosts
         # A target's ability answers a hit with stat changes (Weak Armor, Stamina, Justified...).
         self.hit_abilities = hit_abilities
+        # A hit before the target moves may flinch it: its damage that turn counts for the worlds
+        # where it did not flinch (a Serene Grace Iron Head, 60%, as full paralysis counts 25%).
+        self.flinches = flinches
         self.status_orbs = status_orbs
         self.sticky_web = sticky_web
         self.toxic_spikes = toxic_spikes
@@ -377,6 +383,7 @@ class MatchupEngine:
                     halved_at_full=full_hp_shield(a, b),
                     self_ko=facts.self_destruct,
                     super_effective=effectiveness(facts.type, b.types, self.gen) > 1,
+                    flinch=_flinch_chance(facts, a, b) if self.flinches else 0.0,
                 )
             )
         self._options[key] = out
@@ -468,6 +475,7 @@ class MatchupEngine:
         while turns < MAX_TURNS and A.hp > 0 and B.hp > 0:
             turns += 1
             A.hurt_this_turn = B.hurt_this_turn = False
+            A.flinched = B.flinched = 0.0
             if turns == 1 and first == "sleeptalk" and A.asleep > 0:
                 act_a = (first, self._sleep_talk(A))
             elif turns == 1 and first is not None:
@@ -491,6 +499,8 @@ class MatchupEngine:
                 if chances is not None and self._lethal_chance(user, action, target, chances, A):
                     continue
                 self._act(user, action, target, worst, is_a=user is A)
+                if action[1] is not None and action[1].flinch and target.hurt_this_turn:
+                    target.flinched = action[1].flinch  # moot if the target already moved
                 _eat_sitrus(target)
                 _eat_sitrus(user)
                 if user.hp <= 0 and target.hp <= 0:
@@ -643,7 +653,7 @@ class MatchupEngine:
             return False
         if (target.mon.ability == "sturdy" or target.mon.item == "focussash") and target.hp >= 1.0:
             return False  # survives at 1 HP: the ordinary path handles it
-        lands = opt.accuracy * (0.75 if user.mon.status == "par" else 1.0)
+        lands = opt.accuracy * (0.75 if user.mon.status == "par" else 1.0) * (1.0 - user.flinched)
         share = chances.alive * lands * kos
         after = min(1.0, user.hp + _hit_hp_change(opt, user.mon, target.mon, target.hp))
         # a KO its recoil (or Life Orb, or a Rocky Helmet) pays for with its own: both fall, and
@@ -734,6 +744,8 @@ class MatchupEngine:
         dealt = _dmg(opt, user, target, worst, is_a)
         if user.mon.status == "par" and not worst:
             dealt *= 0.75
+        if user.flinched and not worst:
+            dealt *= 1.0 - user.flinched
         if dealt > 0 and shield_takes(target.shield, opt.physical):
             # Disguise takes the hit for an eighth of its HP; Ice Face a physical hit, for none
             dealt = 1 / 8 if target.shield == "disguise" else 0.0
@@ -1077,6 +1089,16 @@ def _answered_hit(facts: MoveFacts, target: Mon, gen: int) -> tuple[tuple[str, i
     elif trigger is not None and facts.type not in trigger:
         return ()
     return changes
+
+
+def _flinch_chance(facts: MoveFacts, user: Mon, target: Mon) -> float:
+    """The chance the user's hit flinches the target: doubled by Serene Grace, none through
+    Sheer Force (it drops the secondary), Inner Focus, Shield Dust or a Covert Cloak."""
+    if not facts.flinch or user.ability == "sheerforce":
+        return 0.0
+    if target.ability in ("innerfocus", "shielddust") or target.item == "covertcloak":
+        return 0.0
+    return min(1.0, facts.flinch * (2 if user.ability == "serenegrace" else 1))
 
 
 def _weakness_policy(side: _Side) -> None:

@@ -70,6 +70,7 @@ class MoveFacts:
     )
     crit_ratio: int = 1  # 2: a high critical-hit ratio (Stone Edge, Night Slash)
     will_crit: bool = False  # always a critical hit (Flower Trick, Wicked Blow)
+    flinch: float = 0.0  # chance its hit makes the target flinch (Iron Head 0.3, Fake Out 1)
 
     @property
     def drops_user(self) -> bool:
@@ -122,6 +123,18 @@ def _sure_secondary_boosts(
             user.update(own.get("boosts") or {})
         target.update(sec.get("boosts") or {})
     return _pairs(user), _pairs(target)
+
+
+def _flinch_chance(entry: dict) -> float:
+    """The chance a damaging move's secondary makes its target flinch."""
+    secondaries = entry.get("secondaries") or (
+        [entry["secondary"]] if isinstance(entry.get("secondary"), dict) else []
+    )
+    return sum(
+        sec.get("chance", 100) / 100
+        for sec in secondaries
+        if isinstance(sec, dict) and sec.get("volatileStatus") == "flinch"
+    )
 
 
 def _category(entry: dict, gen: int) -> str:
@@ -226,6 +239,7 @@ def move_facts(move_id: str, gen: int = GEN) -> MoveFacts | None:
         hp_cost=HP_COSTS.get(move_id, 0.0),
         crit_ratio=int(entry.get("critRatio", 1) or 1),
         will_crit=bool(entry.get("willCrit")),
+        flinch=_flinch_chance(entry) if category != "Status" else 0.0,
     )
 
 

@@ -118,6 +118,7 @@ def decide(
         stat_abilities=config.stat_abilities,
         hit_boosts=config.hit_boosts,
         hit_abilities=config.hit_abilities,
+        flinches=config.flinch,
         status_orbs=config.status_orbs,
         sticky_web=config.sticky_web,
         toxic_spikes=config.toxic_spikes,

@@ -133,8 +133,8 @@ class Tactics:
         )
 
     def _clearing_worth(self, move_id: str) -> float:
-        """Clearing our side: the hazard HP our Pokémon behind the active would pay coming in
-        (Rapid Spin and Mortal Spin fail on a Ghost); Defog and Tidy Up clear the enemy's side
+        """Clearing our side: the hazard HP our Pokémon behind the active would pay coming in, and
+        the poison Toxic Spikes would put on them (Rapid Spin and Mortal Spin fail on a Ghost); Defog and Tidy Up clear the enemy's side
         too, so what our hazards would take from its Pokémon to come is given back. Nothing
         while the enemy on the field would lay them again."""
         if self.hazards_come_back():
@@ -142,6 +142,10 @@ class Tactics:
         field = self.sit.field
         bench = [m for k, m in self.sit.ours.items() if k != self.sit.active_key]
         worth = sum(hazard_fraction(m, field, ours=True) for m in bench)
+        # Toxic Spikes poison what comes in: worth what a layer takes from a Pokémon the enemy
+        # has yet to show (a Gurdurr attacked rather than Defog, and three came in poisoned)
+        poisoned = sum(1 for m in bench if self.engine.entering(m).status != m.status)
+        worth += poisoned * UNSEEN_HAZARD_TOLL["toxicspikes"]
         if move_id in SPINS:
             worth *= sum(w for b, w in self.enemy if "GHOST" not in b.types)
             return worth
