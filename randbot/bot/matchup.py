@@ -711,7 +711,7 @@ class MatchupEngine:
         if opt is None:
             facts = move_facts(move_id)
             if facts is not None and cannot_touch(facts, user.mon.ability, target.mon):
-                return  # Prankster into a Dark type, or bounced back by Magic Bounce: no effect
+                return  # Prankster into a Dark type, Magic Bounce, Sap Sipper: no effect
             if facts is not None and facts.is_setup:
                 user.setups_left = max(0, user.setups_left - 1)
                 if facts.hp_cost:

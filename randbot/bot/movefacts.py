@@ -106,17 +106,22 @@ def _pairs(d: dict | None) -> tuple[tuple[str, int], ...]:
     return tuple(sorted((d or {}).items()))
 
 
+def _secondaries(entry: dict) -> list[dict]:
+    """A move's secondary effects, whether the data lists several or gives one."""
+    secondaries = entry.get("secondaries") or (
+        [entry["secondary"]] if isinstance(entry.get("secondary"), dict) else []
+    )
+    return [sec for sec in secondaries if isinstance(sec, dict)]
+
+
 def _sure_secondary_boosts(
     entry: dict,
 ) -> tuple[tuple[tuple[str, int], ...], tuple[tuple[str, int], ...]]:
     """The stat changes a damaging move's chance-100 secondaries make: (on the user, on the target)."""
-    secondaries = entry.get("secondaries") or (
-        [entry["secondary"]] if isinstance(entry.get("secondary"), dict) else []
-    )
     user: dict[str, int] = {}
     target: dict[str, int] = {}
-    for sec in secondaries:
-        if not isinstance(sec, dict) or sec.get("chance", 100) < 100:
+    for sec in _secondaries(entry):
+        if sec.get("chance", 100) < 100:
             continue
         own = sec.get("self")
         if isinstance(own, dict):
@@ -127,13 +132,10 @@ def _sure_secondary_boosts(
 
 def _flinch_chance(entry: dict) -> float:
     """The chance a damaging move's secondary makes its target flinch."""
-    secondaries = entry.get("secondaries") or (
-        [entry["secondary"]] if isinstance(entry.get("secondary"), dict) else []
-    )
     return sum(
         sec.get("chance", 100) / 100
-        for sec in secondaries
-        if isinstance(sec, dict) and sec.get("volatileStatus") == "flinch"
+        for sec in _secondaries(entry)
+        if sec.get("volatileStatus") == "flinch"
     )
 
 

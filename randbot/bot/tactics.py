@@ -134,9 +134,9 @@ class Tactics:
 
     def _clearing_worth(self, move_id: str) -> float:
         """Clearing our side: the hazard HP our Pokémon behind the active would pay coming in, and
-        the poison Toxic Spikes would put on them (Rapid Spin and Mortal Spin fail on a Ghost); Defog and Tidy Up clear the enemy's side
-        too, so what our hazards would take from its Pokémon to come is given back. Nothing
-        while the enemy on the field would lay them again."""
+        the poison Toxic Spikes would put on them (Rapid Spin and Mortal Spin fail on a Ghost);
+        Defog and Tidy Up clear the enemy's side too, so what our hazards would take from its
+        Pokémon to come is given back. Nothing while the enemy on the field would lay them again."""
         if self.hazards_come_back():
             return 0.0
         field = self.sit.field
@@ -249,6 +249,7 @@ class Tactics:
         blocked = heal_blocked(self.sit.battle)
         terrain = self.sit.field.terrain
         first_turn = first_turn_out(self.sit.battle)
+        user_ability = self.sit.active.ability if self.sit.active else None
 
         def futile(move_id: str) -> bool:
             facts = move_facts(move_id)
@@ -270,7 +271,6 @@ class Tactics:
                 return True
             if fails_on_the_field(move_id, self.sit.battle, self.enemy):
                 return True
-            user_ability = self.sit.active.ability if self.sit.active else None
             if self.enemy and all(cannot_touch(facts, user_ability, b) for b, _w in self.enemy):
                 return True
             if fails_again(move_id, self.sit.failed_moves):
