@@ -91,3 +91,23 @@ def test_a_switch_or_a_later_note_is_not_the_turns_choice():
             if line == "|turn|5":
                 tracker.note_our_choice(5, notes[0])
         assert (_scarf(tracker.belief("Toxicroak")) > 0.99) is scarf_after
+
+
+def test_our_pokemon_that_could_not_move_after_the_enemy_was_outsped():
+    """p2's Weavile (243 Speed) chose a move, and p1's Komala's Body Slam came first and paralysed
+    it (`|cant|...|par`): Komala moved first, which takes a Choice Scarf (163 without)."""
+    data = load_log(FIXTURES / "scarf-cant-move.json")
+    truth = next(m for m in true_team(data, "p1") if m["species"] == "Komala")
+    assert truth["item"] == "Choice Scarf"
+    seen = {}
+    replay(
+        data,
+        "p2",
+        setdb=_setdb(),
+        choices=True,
+        on_turn=lambda t, n: seen.setdefault(n, _scarf(t.belief("Komala"))),
+    )
+    assert seen[17] < 0.5  # before turn 17's order
+    assert seen[18] > 0.99
+    told = replay(data, "p2", setdb=_setdb(), choices=True).belief("Komala")
+    assert any("could not move: par before its chosen" in r for r in _speed_rules(told))

@@ -140,6 +140,11 @@ class SpeedCheck:
     def on_faint(self, ident: Ident | None) -> None:
         """Our active fainting to the enemy's move before it moved: the enemy came first (if we had
         chosen a move; a switch would have come before any move)."""
+        self._ours_after_the_enemy(ident, "fainted")
+
+    def _ours_after_the_enemy(self, ident: Ident | None, why: str) -> bool:
+        """Our active's chosen move never came, after the enemy's move this turn: the enemy was
+        first. Its snapshot stands in for our move line (`fell`); False where that is unknown."""
         tracker = self.tracker
         if (
             ident is None
@@ -151,20 +156,27 @@ class SpeedCheck:
             or len(self.moves) != 1
             or self.moves[0]["side"] == ident.side
         ):
-            return
+            return False
         active = tracker.active.get(ident.side)
         if active is not None and "dynamax" in active.volatiles:
-            return  # a Max Move's priority is not its base move's
+            return False  # a Max Move's priority is not its base move's
         choice = self.our_choice
         if choice is None or choice[0] != tracker.turn or not choice[1]:
-            return
+            return False
         self.fell = self._as_before(self._snapshot(ident, choice[1]))
+        self.fell["why"] = why
+        return True
 
     def on_switch(self, side: str) -> None:
         if len(self.moves) < 2:
             self.blocked = self.blocked or "a switch came first"
 
-    def on_cant(self, ident: Ident | None) -> None:
+    def on_cant(self, ident: Ident | None, reason: str = "") -> None:
+        """`|cant|`: a Pokémon's turn came and it could not act. Ours, after the enemy's move (fully
+        paralysed, flinched, asleep...), still tells the order: the turn's order was settled
+        before either moved. (A recharge turn was no move of our choosing.)"""
+        if reason != "recharge" and self._ours_after_the_enemy(ident, f"could not move: {reason}"):
+            return
         if len(self.moves) < 2:
             self.blocked = self.blocked or "a Pokémon could not move"
 
@@ -333,7 +345,7 @@ class SpeedCheck:
             f"vs {ours['move']} at equal priority"
         )
         if ours is self.fell:
-            description += f" (it fainted before its chosen {ours['move']})"
+            description += f" ({ours['why']} before its chosen {ours['move']})"
         inf.speed_order(belief, fits, description, theirs["stint"], tracker.turn)
         self._update_range(belief, theirs, our_speed, enemy_first, tracker.gen)
 

@@ -433,7 +433,10 @@ class BattleTracker(GimmickRules, RevealRules, DamageChecks):
 
     def _on_cant(self, fields: list[str], tags: Tags) -> None:
         event = read_event(fields)
-        self._speed.on_cant(event.ident if isinstance(event, Cant) else None)
+        if isinstance(event, Cant):
+            self._speed.on_cant(event.ident, event.reason)
+        else:
+            self._speed.on_cant(None)
 
     # --- boosts ---------------------------------------------------------------------------------
     def _boost(self, fields: list[str], sign: int) -> None:
