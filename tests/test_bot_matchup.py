@@ -623,6 +623,30 @@ def test_an_intact_disguise_takes_the_first_hit():
     assert e.duel(weak, mimikyu).b_hp > 0.6
 
 
+def test_chance_mode_books_no_ko_through_an_intact_disguise():
+    """Toxicroak's Swords Dance in front of a faster Mimikyu: a +2 Gunk Shot that lands would KO a
+    busted Mimikyu, but an intact Disguise takes it whole, so that world is no win."""
+    e = MatchupEngine(DamageOracle(None), FieldState(), hit_abilities=True, chance=True)
+    mimikyu = mon(
+        "mimikyu",
+        80,
+        ("playrough", "shadowsneak", "swordsdance", "shadowclaw"),
+        "lifeorb",
+        "disguise",
+    )
+    busted = replace(mimikyu, species="mimikyubusted")
+    toxicroak = mon(
+        "toxicroak",
+        84,
+        ("gunkshot", "swordsdance", "suckerpunch", "drainpunch"),
+        "lifeorb",
+        "dryskin",
+    )
+    through_busted = e.duel(toxicroak, busted, first="swordsdance").p_a
+    assert through_busted > 0
+    assert e.duel(toxicroak, mimikyu, first="swordsdance").p_a < through_busted
+
+
 def test_blood_moon_rests_a_turn_between_uses_and_future_sight_is_no_duel_hit():
     e = engine()
     ursaluna = mon("ursalunabloodmoon", 78, ("bloodmoon", "earthpower"), "leftovers", "mindseye")

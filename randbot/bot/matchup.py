@@ -647,6 +647,8 @@ class MatchupEngine:
         move_id, opt = action
         if opt is None or user.asleep > 0 or _charges_now(user, opt):
             return False
+        if shield_takes(target.shield, opt.physical):
+            return False  # an intact Disguise (or Ice Face) takes the hit: no KO through it
         mean = _dmg(opt, user, target, False, user is A) / max(opt.accuracy, 0.01)
         kos = self._roll_ko_share(opt, mean, target.hp)
         if kos <= 0.0:
