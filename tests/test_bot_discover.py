@@ -88,6 +88,15 @@ def test_recorded_a_choice_band_sure_ko_is_the_move_best_held_after(explain_batt
     assert any("defeat/1-ko: move wavecrash" in line for line in lines), lines
 
 
+def test_recorded_a_priority_move_that_ko_s_first_makes_no_sure_ko(explain_battle):
+    """Recorded (seed 22 against the heuristic, turn 18): Polteageist at half HP took Shadow Ball
+    as a sure KO on Dipplin, whose known set holds Sucker Punch; it came first and KO'd."""
+    log = FIXTURES / "sucker-punch-before-a-sure-ko-vs-heuristic.log.json"
+    lines = [line for line in explain_battle(log, "18", {}) if "|| played: " in line]
+    assert any("played: move shadowball" in line for line in lines)  # what the old bot did
+    assert lines and not any("1-ko" in line for line in lines), lines
+
+
 def test_among_sure_kos_one_that_keeps_the_user_in_before_a_u_turn():
     ranked = sorted(
         ["uturn", "knockoff"], key=lambda m: _ko_preference(move_facts(m)), reverse=True

@@ -90,6 +90,10 @@ def guaranteed_ko(t: Tactics) -> str | None:
             if dmg.min < b.hp:
                 ok = False
                 break
+            quicker = (o for o in t.engine.options(b, active, False) if o.priority > facts.priority)
+            if any(o.high >= active.hp_fraction for o in quicker):
+                ok = False  # a move of higher priority (a Sucker Punch into our hit) KOs us first
+                break
             we_first = facts.priority > 0 or (
                 facts.priority == 0
                 and speed(active, t.sit.field, True) > speed(b, t.sit.field, False)
