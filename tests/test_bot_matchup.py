@@ -647,6 +647,29 @@ def test_chance_mode_books_no_ko_through_an_intact_disguise():
     assert e.duel(toxicroak, mimikyu, first="swordsdance").p_a < through_busted
 
 
+def test_a_sitrus_berry_still_held_is_hp_in_reserve_not_hp_lost():
+    """Dedenne against Zekrom: Dazzling Gleam wins in two turns with the berry uneaten; a slower
+    line ends with more HP only because Bolt Strike made it eat the berry (a quarter, and Cheek
+    Pouch's third). The move choice counts the berry still held."""
+    from randbot.bot.tactics import MoveEval
+
+    e = MatchupEngine(DamageOracle(None), FieldState(), chance=True)
+    dedenne = mon(
+        "dedenne",
+        88,
+        ("nuzzle", "thunderbolt", "dazzlinggleam", "uturn"),
+        "sitrusberry",
+        "cheekpouch",
+    )
+    zekrom = mon("zekrom", 71, ("boltstrike", "dragondance", "outrage"), "leftovers", "teravolt")
+    evals = {
+        m: MoveEval(m, False, e.versus(dedenne, [(zekrom, 1.0)], first=m)) for m in dedenne.moves
+    }
+    assert evals["dazzlinggleam"].agg.a_kept > 0.5 and evals["uturn"].agg.a_kept == 0.0
+    assert evals["uturn"].agg.a_hp > evals["dazzlinggleam"].agg.a_hp  # the berry eaten
+    assert max(evals.values(), key=lambda x: x.value).move == "dazzlinggleam"
+
+
 def test_blood_moon_rests_a_turn_between_uses_and_future_sight_is_no_duel_hit():
     e = engine()
     ursaluna = mon("ursalunabloodmoon", 78, ("bloodmoon", "earthpower"), "leftovers", "mindseye")

@@ -106,6 +106,10 @@ class Duel:
     a_first: bool  # A's attack lands before B's
     p: float = -1.0  # probability A wins (misses and full paralysis as chances); -1: a_wins as 0/1
     open_share: float = -1.0  # share of worlds where both still stand at the horizon; -1: from HP
+    # The Sitrus Berry heal each side still holds at the end, if it stands: a line that makes it
+    # eat the berry reads as HP gained, where it is HP spent from a reserve.
+    a_kept: float = 0.0
+    b_kept: float = 0.0
 
     @property
     def undecided(self) -> bool:
@@ -132,6 +136,8 @@ class Aggregate:
     a_first: float
     turns: float = 0.0
     per_build: list[tuple[float, Duel]] = dc_field(default_factory=list)
+    a_kept: float = 0.0  # the berry heal each side still holds at the end (Duel.a_kept)
+    b_kept: float = 0.0
 
     @property
     def margin(self) -> float:
@@ -544,6 +550,8 @@ class MatchupEngine:
             a_first=a_first_flag,
             p=p,
             open_share=open_share,
+            a_kept=_berry_heal(A) if A.hp > 0 else 0.0,
+            b_kept=_berry_heal(B) if B.hp > 0 else 0.0,
         )
 
     def _choose(
@@ -922,6 +930,8 @@ class MatchupEngine:
             a_first=sum(w * d.a_first for w, d in per) / total,
             turns=sum(w * d.turns for w, d in per) / total,
             per_build=per,
+            a_kept=sum(w * d.a_kept for w, d in per) / total,
+            b_kept=sum(w * d.b_kept for w, d in per) / total,
         )
 
     def incoming(
@@ -1112,12 +1122,17 @@ def _weakness_policy(side: _Side) -> None:
         side.mon = replace(side.mon, item="")
 
 
+def _berry_heal(side: _Side) -> float:
+    """What the side's Sitrus Berry would heal: a quarter (a third more with Cheek Pouch)."""
+    if side.mon.item != "sitrusberry":
+        return 0.0
+    return 0.25 + (1 / 3 if side.mon.ability == "cheekpouch" else 0.0)
+
+
 def _eat_sitrus(side: _Side) -> None:
-    """A Sitrus Berry heals a quarter once its holder falls to half HP (a third more with Cheek
-    Pouch), then it is gone."""
-    if side.mon.item == "sitrusberry" and 0 < side.hp <= 0.5:
-        pouch = 1 / 3 if side.mon.ability == "cheekpouch" else 0.0
-        side.hp = min(1.0, side.hp + 0.25 + pouch)
+    """A Sitrus Berry heals once its holder falls to half HP, then it is gone."""
+    if 0 < side.hp <= 0.5 and side.mon.item == "sitrusberry":
+        side.hp = min(1.0, side.hp + _berry_heal(side))
         side.mon = replace(side.mon, item="")
 
 

@@ -43,7 +43,16 @@ class MoveEval:
     @property
     def value(self) -> float:
         # A won 1v1 is better won sooner: each extra turn is a turn the enemy can switch, set up or chip.
-        return self.agg.margin - TEMPO * self.agg.turns * self.agg.p_win + self.later
+        return self.agg.margin - TEMPO * self.agg.turns * self.agg.p_win + self.later + self.kept
+
+    @property
+    def kept(self) -> float:
+        """A Sitrus Berry still held at the end is HP in reserve (up to full): a line that eats
+        ours is not worth the heal it shows, and one that makes the enemy eat its own is."""
+        agg = self.agg
+        ours = min(agg.a_kept, max(0.0, 1.0 - agg.a_hp))
+        theirs = min(agg.b_kept, max(0.0, 1.0 - agg.b_hp))
+        return agg.p_win * ours - (1.0 - agg.p_win) * theirs
 
 
 class Tactics:
