@@ -308,3 +308,32 @@ def test_recorded_a_switch_into_an_inaccurate_hit_is_valued_where_it_lands_and_m
     assert "defeat/plan-switch: switch p2: Slaking" in off
     assert _switch_value(on, "p2: Slaking") < _switch_value(off, "p2: Slaking")
     assert "switch p2: Slaking" not in on.split(" | ")[0]
+
+
+@pytest.mark.integration
+def test_recorded_the_active_comes_back_without_its_drops_after_a_switch(explain_battle):
+    """Turn 7 (seed 22 against the heuristic): Roaring Moon at -1 Defence from Wugtrio's Choice
+    Band hits; the plan met Wugtrio again in its switch lines with the drop still on and stayed
+    in to die (stay +1.37 over a switch to Mienshao +1.38). Switched out, the drop is gone."""
+    log = FIXTURES / "defence-drop-left-behind-vs-heuristic.log.json"
+
+    def turn7(config: dict) -> str:
+        return next(x for x in explain_battle(log, "7", config) if " t7 " in x)
+
+    kept = turn7({"planner_back_fresh": False})
+    assert "plan-stay: move knockoff" in kept  # what the old bot did
+    fresh = turn7({})
+    assert "plan-switch: switch p1: Mienshao" in fresh, fresh
+    assert _switch_value(fresh, "p1: Mienshao") > _switch_value(kept, "p1: Mienshao")
+
+
+@pytest.mark.integration
+def test_recorded_equal_plans_send_in_the_pokemon_that_takes_least(explain_battle):
+    """Turn 10 (seed 22 against the heuristic): after Noctowl fell to a Choice Specs Politoed's
+    locked Hydro Pump, the plan valued Flygon and Inteleon alike (+1.30) and list order sent
+    Flygon, KO'd by the next Hydro Pump; Inteleon resists it."""
+    log = FIXTURES / "locked-specs-tied-entries-vs-heuristic.log.json"
+    entry = next(x for x in explain_battle(log, "10", {}) if "plan-entry" in x)
+    flygon, inteleon = _switch_value(entry, "p2: Flygon"), _switch_value(entry, "p2: Inteleon")
+    assert flygon == inteleon  # the plan sees the battle won either way
+    assert "plan-entry: switch p2: Inteleon" in entry, entry

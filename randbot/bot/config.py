@@ -124,6 +124,9 @@ class BotConfig:
     # The enemy's likeliest builds each plan pairing is fought against. At 3: 473 of 500 against
     # the heuristic, as 2 won on the same draws (+10 -10, seed 11): kept at 2.
     planner_builds: int = 2
+    # The active, once the plan switches it out, comes back as it would enter (boosts and drops
+    # cleared, a choice lock gone); off, it came back in every line as it stands now.
+    planner_back_fresh: bool = True
     # A Pokémon the plan sends in after a faint, on either side, loses its hazard toll first (a
     # switch at the root always paid its own); off, later entries came in unhurt by hazards.
     # With the other fixes of a873bb3 (a KO's cost to its user, Speed abilities, freeze), the

@@ -178,6 +178,10 @@ class Planner:
         self.table: dict[tuple, tuple[int, float, float]] = {}
         self.graph = nx.DiGraph()
         self.nodes = 0
+        # (the active's key, its key once it has left the field): the active's own pairings are
+        # fought as it stands (boosts, drops, a choice lock); once switched out it comes back
+        # as it would enter. None where the two are the same Pokémon.
+        self.back: tuple[str, str] | None = None
 
     # value of a position from our point of view
     def leaf(self, ours: Team, theirs: Team) -> float:
@@ -406,6 +410,7 @@ def build_planner(
                             distinct=config.planner_distinct_builds,
                         ),
                     )
+    back = _came_back(t, config, rates, fights)
     # HP as it stands, not bucketed: a Pokémon on 87.5% taken as 90% survived a hit in the plan
     # that KO'd it on the board; the fights' results are bucketed, so transpositions still meet
     theirs = [(ek, _exact(slot.hp_fraction)) for ek, slot in sit.enemies.items()]
@@ -417,15 +422,65 @@ def build_planner(
             for ok, mon in sit.ours.items():
                 rates[(ok, pk)] = phantom_rates(t.engine, fmt, mon)
     ours = tuple(sorted((k, _exact(m.hp_fraction)) for k, m in sit.ours.items()))
+    costs = entry_costs(sit) if config.planner_hazards else None
+    if back is not None and costs and back[0] in costs:
+        costs[back[1]] = costs[back[0]]
     planner = Planner(
         rates,
         deadline or t.deadline,
         config.planner_depth,
         fights,
         config.planner_faint_weight,
-        entry_costs(sit) if config.planner_hazards else None,
+        costs,
     )
+    planner.back = back
     return planner, ours, tuple(sorted(theirs))
+
+
+def _came_back(
+    t: Tactics,
+    config: BotConfig,
+    rates: dict[tuple[str, str], Rates],
+    fights: dict[tuple[str, str], FightFn],
+) -> tuple[str, str] | None:
+    """Pairings for the active as it would come back after switching out (boosts and drops
+    cleared, free of a choice lock, Palafin a Hero) under a key of its own; None where that is
+    the Pokémon as it stands. (A Roaring Moon at -1 Defence was planned at -1 in every line,
+    switched out or not.)"""
+    sit = t.sit
+    key = sit.active_key
+    if key is None or key not in sit.ours or not config.planner_back_fresh:
+        return None
+    now = sit.ours[key]
+    fresh = hero_form(t.engine.entering(now))
+    if fresh == now:
+        return None
+    back = f"{key} (back)"
+    for ek, slot in sit.enemies.items():
+        ours_mon, enemy = fresh, slot
+        if config.intimidate:
+            ours_mon, enemy = met_on_entry(
+                t.engine, fresh, True, slot, slot is not sit.enemy_active
+            )
+        rates[(back, ek)] = pair_rates(t.engine, ours_mon, enemy)
+        if config.planner_engine:
+            fights[(back, ek)] = engine_fight(
+                t.engine,
+                ours_mon,
+                enemy,
+                top=config.planner_builds,
+                chance=config.planner_chance,
+                distinct=config.planner_distinct_builds,
+            )
+    return key, back
+
+
+def after_leaving(team: Team, back: tuple[str, str] | None) -> Team:
+    """Our team once the active has switched out: its later entries are its fresh self."""
+    if back is None:
+        return team
+    active, fresh = back
+    return tuple(sorted((fresh if k == active else k, h) for k, h in team))
 
 
 def entry_costs(sit: Situation) -> dict[str, float]:
@@ -499,6 +554,7 @@ def defeat(t: Tactics, config: BotConfig, forced: bool) -> Decision:
             if p is poke and key in sit.ours:
                 switchable[key] = sit.ours[key]
     options: list[tuple[str, callable]] = []
+    switched = after_leaving(ours, planner.back)  # our team in the lines that switch
     entry_cost: dict[str, float] = {}
     entry_risk: dict[str, float] = {}
     for key, mon in switchable.items():
@@ -537,7 +593,7 @@ def defeat(t: Tactics, config: BotConfig, forced: bool) -> Decision:
         ) -> float:
             def sacked() -> float:
                 return planner.search(
-                    _drop(ours, key),
+                    _drop(switched, key),
                     fed,
                     None,
                     enemy_key,
@@ -550,7 +606,7 @@ def defeat(t: Tactics, config: BotConfig, forced: bool) -> Decision:
 
             def entered(at: float) -> float:
                 return planner.search(
-                    _set(ours, key, at),
+                    _set(switched, key, at),
                     fed,
                     key,
                     enemy_key,
@@ -581,7 +637,16 @@ def defeat(t: Tactics, config: BotConfig, forced: bool) -> Decision:
     if not options:
         return Decision("move", "", "defeat", "nothing-legal")
     scored = _iterative(planner, options)
-    label, value = max(scored, key=lambda lv: lv[1])
+    # What each switch-in takes coming in; a replacement after a faint, the enemy's next hit too.
+    exposure = dict(entry_cost)
+    if forced and not sit.enemy_to_move and sit.enemy_active is not None:
+        for key, mon in switchable.items():
+            taken = t.engine.incoming(t.enemy, t.engine.entering(mon), entering=True)
+            pre = hazard_fraction(mon, sit.field, ours=True)
+            exposure[f"switch {key}"] = (pre + taken) / max(mon.hp_fraction, 1e-6)
+    # Plans of equal value (a battle the plan sees won either way) go to the switch-in that
+    # takes least coming in: list order fed a locked Choice Specs Hydro Pump three Pokémon.
+    label, value = max(scored, key=lambda lv: (round(lv[1], 9), -exposure.get(lv[0], 0.0)))
     stay_value = dict(scored).get("stay")
     if stay_value is not None and value < stay_value + config.planner_switch_margin:
         label, value = "stay", stay_value  # switching costs a turn: only for a clear gain

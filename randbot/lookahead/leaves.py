@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from randbot.bot.config import BotConfig
 from randbot.bot.decision import Deadline
-from randbot.bot.defeat import Planner, Team, _q, _Timeout, build_planner
+from randbot.bot.defeat import Planner, Team, _q, _Timeout, after_leaving, build_planner
 from randbot.bot.tactics import Tactics
 from randbot.lookahead.state import World
 
@@ -28,6 +28,7 @@ def planner_leaves(t: Tactics, config: BotConfig, budget_ms: float) -> LeafValue
         config.planner_faint_weight,
         base.entry_cost,
     )
+    planner.back = base.back
     ours_known = set(t.sit.ours)
     theirs_known = set(t.sit.enemies)
     memo: dict[tuple, float] = {}
@@ -47,6 +48,8 @@ def planner_leaves(t: Tactics, config: BotConfig, budget_ms: float) -> LeafValue
             return planner.leaf(ours, theirs) + float(leaf.get("x", 0.0))
         i = _active(leaf["o"], world.our_keys, ours)
         j = _active(leaf["t"], world.their_keys, theirs)
+        if i != t.sit.active_key:
+            ours = after_leaving(ours, planner.back)  # the active switched out this turn
         key = (ours, theirs, i, j)
         if key not in memo:
             try:
