@@ -83,6 +83,27 @@ def test_super_fang_halves_the_target_though_the_calc_answers_zero() -> None:
     assert answer.min == answer.max == hurt.hp // 2
 
 
+def test_a_type_changed_by_libero_is_priced_on_its_new_type() -> None:
+    """A Cinderace that Libero made Fighting type: the calc knows only the species' Fire type and
+    priced Flip Turn as super effective (the sure-KO rule took it, and did 67 of 78 HP); the
+    oracle answers it from the Python estimate, which knows the change."""
+    from dataclasses import replace
+
+    floatzel = species_mon("floatzel", 85, ("flipturn",), item="choiceband", ability="waterveil")
+    fire = species_mon("cinderace", 80, ("pyroball",), item="heavydutyboots", ability="libero")
+    fighting = replace(fire, base_types=("FIGHTING",))
+    with DamageCalc(gen=9) as calc:
+        oracle = DamageOracle(calc=calc)
+        oracle.prefetch([(floatzel, m, "flipturn", FIELD, True) for m in (fire, fighting)], 30.0)
+        as_fire = oracle.get(floatzel, fire, "flipturn", FIELD, True)
+        as_fighting = oracle.get(floatzel, fighting, "flipturn", FIELD, True)
+        oracle.close()
+    assert as_fighting.max < as_fire.min  # neutral, not super effective
+    assert as_fighting.mean == pytest.approx(
+        estimate(floatzel, fighting, "flipturn", FIELD, True)[2]
+    )
+
+
 # (attacker species, level, move, item, ability, defender species, level, item, ability):
 # moves whose type, power or boost the Python estimate once had wrong.
 AGREEING = [

@@ -22,7 +22,7 @@ from typing import Any
 
 from randbot.bot.field import FieldState
 from randbot.bot.mon import BOOSTABLE, Mon
-from randbot.bot.movefacts import move_facts
+from randbot.bot.movefacts import move_facts, species_entry
 from randbot.bot.pydamage import calc_hits, crit_factor, estimate, expected_hits
 
 log = logging.getLogger("randbot.bot.damage")
@@ -96,6 +96,8 @@ class DamageOracle:
                 move = move_facts(key[2])
                 if move is None or not move.is_damaging or move.id in CALC_MISSES:
                     continue
+                if _retyped(key[0]) or _retyped(key[1]):
+                    continue  # the bridge prices a species' own types: Python knows the change
                 seen.add(key)
                 missing.append(key)
                 if len(missing) >= max_calcs:
@@ -185,6 +187,15 @@ def memo_key(
         if defender.ability not in _HP_ABILITIES:
             defender = defender.with_hp(defender.max_hp)
     return (attacker, defender, move_id, field, attacker_ours)
+
+
+def _retyped(mon: Mon) -> bool:
+    """Types other than its species' (Libero, Protean, Soak, Burn Up), not from tera. (A Mon
+    carries its species' types as of the latest generation, as `species_entry` gives them.)"""
+    if mon.terastallized:
+        return False
+    species = species_entry(mon.species).get("types")
+    return bool(species) and tuple(t.upper() for t in species) != mon.base_types
 
 
 def _title(type_name: str | None) -> str | None:
