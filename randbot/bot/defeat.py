@@ -637,16 +637,17 @@ def defeat(t: Tactics, config: BotConfig, forced: bool) -> Decision:
     if not options:
         return Decision("move", "", "defeat", "nothing-legal")
     scored = _iterative(planner, options)
-    # What each switch-in takes coming in; a replacement after a faint, the enemy's next hit too.
-    exposure = dict(entry_cost)
-    if forced and not sit.enemy_to_move and sit.enemy_active is not None:
-        for key, mon in switchable.items():
-            taken = t.engine.incoming(t.enemy, t.engine.entering(mon), entering=True)
-            pre = hazard_fraction(mon, sit.field, ours=True)
-            exposure[f"switch {key}"] = (pre + taken) / max(mon.hp_fraction, 1e-6)
-    # Plans of equal value (a battle the plan sees won either way) go to the switch-in that
-    # takes least coming in: list order fed a locked Choice Specs Hydro Pump three Pokémon.
-    label, value = max(scored, key=lambda lv: (round(lv[1], 9), -exposure.get(lv[0], 0.0)))
+    label, value = max(scored, key=lambda lv: lv[1])
+    if config.planner_entry_tie_break:
+        # Plans of equal value go to the switch-in that takes least coming in (list order fed
+        # a locked Choice Specs Hydro Pump three Pokémon); a replacement, the next hit too.
+        exposure = dict(entry_cost)
+        if forced and not sit.enemy_to_move and sit.enemy_active is not None:
+            for key, mon in switchable.items():
+                taken = t.engine.incoming(t.enemy, t.engine.entering(mon), entering=True)
+                pre = hazard_fraction(mon, sit.field, ours=True)
+                exposure[f"switch {key}"] = (pre + taken) / max(mon.hp_fraction, 1e-6)
+        label, value = max(scored, key=lambda lv: (round(lv[1], 9), -exposure.get(lv[0], 0.0)))
     stay_value = dict(scored).get("stay")
     if stay_value is not None and value < stay_value + config.planner_switch_margin:
         label, value = "stay", stay_value  # switching costs a turn: only for a clear gain
