@@ -382,34 +382,12 @@ def build_planner(
             fighter = current
             if not entering and slot is not sit.enemy_active:
                 fighter = hero_form(current)  # (our Zero Palafin meets them after leaving)
-            ours_mon, enemy = fighter, slot
-            if config.intimidate:
-                ours_mon, enemy = met_on_entry(
-                    t.engine, fighter, entering, slot, slot is not sit.enemy_active
-                )
-            rates[(ok, ek)] = pair_rates(t.engine, ours_mon, enemy)
-            if config.planner_engine:
-                fights[(ok, ek)] = engine_fight(
-                    t.engine,
-                    ours_mon,
-                    enemy,
-                    top=config.planner_builds,
-                    chance=config.planner_chance,
-                    distinct=config.planner_distinct_builds,
-                )
-                if ok == sit.active_key and slot is sit.enemy_active and can_tera:
-                    # Tera is spent once: only the fight on the board now may count on it.
-                    fights[(ok, ek)] = tera_fight(
-                        fights[(ok, ek)],
-                        engine_fight(
-                            t.engine,
-                            ours_mon.with_tera(),
-                            enemy,
-                            top=config.planner_builds,
-                            chance=config.planner_chance,
-                            distinct=config.planner_distinct_builds,
-                        ),
-                    )
+            ours_mon, enemy = _pairing(t, config, rates, fights, (ok, ek), fighter, entering, slot)
+            on_board = ok == sit.active_key and slot is sit.enemy_active
+            if config.planner_engine and can_tera and on_board:
+                # Tera is spent once: only the fight on the board now may count on it.
+                tera = _plan_fight(t, config, ours_mon.with_tera(), enemy)
+                fights[(ok, ek)] = tera_fight(fights[(ok, ek)], tera)
     back = _came_back(t, config, rates, fights)
     # HP as it stands, not bucketed: a Pokémon on 87.5% taken as 90% survived a hit in the plan
     # that KO'd it on the board; the fights' results are bucketed, so transpositions still meet
@@ -457,22 +435,39 @@ def _came_back(
         return None
     back = f"{key} (back)"
     for ek, slot in sit.enemies.items():
-        ours_mon, enemy = fresh, slot
-        if config.intimidate:
-            ours_mon, enemy = met_on_entry(
-                t.engine, fresh, True, slot, slot is not sit.enemy_active
-            )
-        rates[(back, ek)] = pair_rates(t.engine, ours_mon, enemy)
-        if config.planner_engine:
-            fights[(back, ek)] = engine_fight(
-                t.engine,
-                ours_mon,
-                enemy,
-                top=config.planner_builds,
-                chance=config.planner_chance,
-                distinct=config.planner_distinct_builds,
-            )
+        _pairing(t, config, rates, fights, (back, ek), fresh, True, slot)
     return key, back
+
+
+def _pairing(
+    t: Tactics,
+    config: BotConfig,
+    rates: dict[tuple[str, str], Rates],
+    fights: dict[tuple[str, str], FightFn],
+    keys: tuple[str, str],
+    ours: Mon,
+    entering: bool,
+    slot: EnemySlot,
+) -> tuple[Mon, EnemySlot]:
+    """One pairing's rates and fight, as its two Pokémon meet; returns them as they met."""
+    enemy = slot
+    if config.intimidate:
+        ours, enemy = met_on_entry(t.engine, ours, entering, slot, slot is not t.sit.enemy_active)
+    rates[keys] = pair_rates(t.engine, ours, enemy)
+    if config.planner_engine:
+        fights[keys] = _plan_fight(t, config, ours, enemy)
+    return ours, enemy
+
+
+def _plan_fight(t: Tactics, config: BotConfig, ours: Mon, enemy: EnemySlot) -> FightFn:
+    return engine_fight(
+        t.engine,
+        ours,
+        enemy,
+        top=config.planner_builds,
+        chance=config.planner_chance,
+        distinct=config.planner_distinct_builds,
+    )
 
 
 def after_leaving(team: Team, back: tuple[str, str] | None) -> Team:
