@@ -163,6 +163,7 @@ class Planner:
         fights: dict[tuple[str, str], FightFn] | None = None,
         faint_weight: float = 0.0,
         entry_cost: dict[str, float] | None = None,
+        back: tuple[str, str] | None = None,
     ) -> None:
         self.rates = rates
         # Share of max HP each Pokémon (ours and theirs, by key) loses to hazards as it is sent
@@ -181,7 +182,7 @@ class Planner:
         # (the active's key, its key once it has left the field): the active's own pairings are
         # fought as it stands (boosts, drops, a choice lock); once switched out it comes back
         # as it would enter. None where the two are the same Pokémon.
-        self.back: tuple[str, str] | None = None
+        self.back = back
 
     # value of a position from our point of view
     def leaf(self, ours: Team, theirs: Team) -> float:
@@ -410,8 +411,8 @@ def build_planner(
         fights,
         config.planner_faint_weight,
         costs,
+        back,
     )
-    planner.back = back
     return planner, ours, tuple(sorted(theirs))
 
 
@@ -638,10 +639,9 @@ def defeat(t: Tactics, config: BotConfig, forced: bool) -> Decision:
         # a locked Choice Specs Hydro Pump three Pokémon); a replacement, the next hit too.
         exposure = dict(entry_cost)
         if forced and not sit.enemy_to_move and sit.enemy_active is not None:
-            for key, mon in switchable.items():
+            for key, mon in switchable.items():  # entry_cost holds only the hazards here
                 taken = t.engine.incoming(t.enemy, t.engine.entering(mon), entering=True)
-                pre = hazard_fraction(mon, sit.field, ours=True)
-                exposure[f"switch {key}"] = (pre + taken) / max(mon.hp_fraction, 1e-6)
+                exposure[f"switch {key}"] += taken / max(mon.hp_fraction, 1e-6)
         label, value = max(scored, key=lambda lv: (round(lv[1], 9), -exposure.get(lv[0], 0.0)))
     stay_value = dict(scored).get("stay")
     if stay_value is not None and value < stay_value + config.planner_switch_margin:

@@ -27,8 +27,8 @@ def planner_leaves(t: Tactics, config: BotConfig, budget_ms: float) -> LeafValue
         base.fights,
         config.planner_faint_weight,
         base.entry_cost,
+        base.back,
     )
-    planner.back = base.back
     ours_known = set(t.sit.ours)
     theirs_known = set(t.sit.enemies)
     memo: dict[tuple, float] = {}
