@@ -28,19 +28,26 @@ def _speed_rules(belief) -> list[str]:
     return [rule.reason for rule in belief.rules if rule.name.startswith("speed:")]
 
 
+def _scarf_by_turn(data, role: str, species: str, choices: bool = False):
+    """The enemy's Choice Scarf share as each turn starts, and the tracker at the log's end."""
+    seen: dict[int, float] = {}
+    tracker = replay(
+        data,
+        role,
+        setdb=_setdb(),
+        choices=choices,
+        on_turn=lambda t, n: seen.setdefault(n, _scarf(t.belief(species))),
+    )
+    return seen, tracker
+
+
 def test_our_hunger_switch_morpeko_still_bounds_the_enemy_speed():
     """p1's Morpeko (Hunger Switch: Hangry forme, same Speed) at +1 is outsped by Infernape's Close
     Combat: only a Choice Scarf Infernape (336) outspeeds 331."""
     data = load_log(FIXTURES / "scarf-hungerswitch.json")
     truth = next(m for m in true_team(data, "p2") if m["species"] == "Infernape")
     assert truth["item"] == "Choice Scarf"
-    seen = {}
-    replay(
-        data,
-        "p1",
-        setdb=_setdb(),
-        on_turn=lambda t, n: seen.setdefault(n, _scarf(t.belief("Infernape"))),
-    )
+    seen, _ = _scarf_by_turn(data, "p1", "Infernape")
     assert seen[7] < 0.2  # the prior
     assert seen[8] > 0.99  # after turn 7's order
 
@@ -99,15 +106,8 @@ def test_our_pokemon_that_could_not_move_after_the_enemy_was_outsped():
     data = load_log(FIXTURES / "scarf-cant-move.json")
     truth = next(m for m in true_team(data, "p1") if m["species"] == "Komala")
     assert truth["item"] == "Choice Scarf"
-    seen = {}
-    replay(
-        data,
-        "p2",
-        setdb=_setdb(),
-        choices=True,
-        on_turn=lambda t, n: seen.setdefault(n, _scarf(t.belief("Komala"))),
-    )
+    seen, tracker = _scarf_by_turn(data, "p2", "Komala", choices=True)
     assert seen[17] < 0.5  # before turn 17's order
     assert seen[18] > 0.99
-    told = replay(data, "p2", setdb=_setdb(), choices=True).belief("Komala")
+    told = tracker.belief("Komala")
     assert any("could not move: par before its chosen" in r for r in _speed_rules(told))
