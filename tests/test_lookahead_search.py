@@ -276,3 +276,26 @@ def test_a_close_stay_or_switch_names_the_stay_and_the_switches_within_the_windo
     # Only the plan's own stay: a rule's move or a switch is left as it is.
     ko = Decision("move", "psychic", "defeat", "1-ko", candidates=cands)
     assert tie_choices(ko, WORLD, 0.1) == []
+
+
+def test_the_tie_search_has_what_is_left_of_the_decisions_time_and_none_under_the_minimum() -> None:
+    import time
+
+    from randbot.lookahead.search import TIE_MIN_MS, Pending, SearchSettings, break_tie, tie_time
+
+    settings = SearchSettings(tie_window=0.1, tie_ms=150.0, tie_by_ms=320.0)
+    now = time.perf_counter()
+    assert tie_time(settings, now) == 150.0  # a quick plan leaves the tie search all its time
+    assert 60.0 <= tie_time(settings, now - 0.25) <= 70.0  # a plan that took 250 ms: the rest
+    assert tie_time(SearchSettings(tie_ms=150.0), now - 5.0) == 150.0  # no end set
+    cands = [("stay", 1.83), ("switch p1: Zapdos", 1.79)]
+    stay = Decision("move", "psychic", "defeat", "plan-stay", candidates=cands)
+    stay.notes["search"] = {"fallback": "no complete world"}
+    pending = Pending(0, [WORLD], ["move psychic", "switch 2"], now, settings)
+    late = now - (settings.tie_by_ms - TIE_MIN_MS + 5) / 1000
+    kept = break_tie(pending, stay, late)  # past the minimum: nothing is sent to the worker
+    assert kept is stay and kept.target == "psychic"
+    assert "ms left" in kept.notes["search"]["tie"]["skipped"]
+    from randbot.bot.decision import explain, log_decision
+
+    assert "not searched" in explain(log_decision("battle-x", 9, kept, 300.0))

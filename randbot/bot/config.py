@@ -13,6 +13,7 @@ NON_NEGATIVE = (
     "planner_faint_weight",
     "search_switch_rollout",
     "search_tie_window",
+    "search_tie_by_ms",
     "planner_switch_margin",
     "discover_margin",
 )
@@ -246,6 +247,9 @@ class BotConfig:
     # 459 (+20 -18), the mechanics 454 (+11 -14), seed 11. Decision p95 60 -> 136 ms.
     search_tie_window: float = 0.1
     search_tie_ms: float = 150.0
+    # ... and ends this long after the decision began (0: no such end), so a plan that used its
+    # whole budget_ms leaves the tie search only the rest.
+    search_tie_by_ms: float = 320.0
     # A switch the search would play in place of the bot's move is searched again, the move
     # against the switch alone (for search_tie_ms), with this many turns of both sides' strongest
     # moves after the turn searched; the switch is played only if it still wins (0: off). At 1 it

@@ -110,7 +110,8 @@ def _first_search_figures(search: dict[str, Any]) -> str:
     tie = search.get("tie")
     if tie:
         values = ", ".join(f"{c} {v:+.3f}" for c, v in tie.get("values", []))
-        text = f" | stay or switch searched alone: {values or tie.get('fallback', 'no value')}"
+        why = tie.get("fallback") or (f"not searched, {tie['skipped']}" if "skipped" in tie else "")
+        text = f" | stay or switch searched alone: {values or why or 'no value'}"
         if search.get("overrode"):
             text += f"; overrode {search['overrode']} ({search.get('overrode_rule', '?')})"
         return text

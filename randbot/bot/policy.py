@@ -162,7 +162,7 @@ def decide(
         leaf_value = None
         if pending is not None and config.search_leaf == "planner":
             leaf_value = planner_leaves(tactics, config, LEAF_BUDGET_SHARE * config.think_ms)
-        decision = lookahead.finish(pending, decision, leaf_value, plan)
+        decision = lookahead.finish(pending, decision, leaf_value, plan, deadline.started)
     except Exception as exc:  # noqa: BLE001 - a broken search result leaves the bot's own choice
         log.exception("search failed in %s turn %s", battle.battle_tag, battle.turn)
         decision.notes["search"] = {"fallback": f"error: {type(exc).__name__}: {exc}"[:200]}
@@ -211,6 +211,7 @@ def _start_search(
         scope=config.search_scope,
         tie_window=config.search_tie_window,
         tie_ms=config.search_tie_ms,
+        tie_by_ms=config.search_tie_by_ms,
         switch_rollout=config.search_switch_rollout,
         coverage=config.search_coverage,
         switch_share=config.search_switch_share,

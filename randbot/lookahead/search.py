@@ -36,6 +36,8 @@ RULES = ("nash", "maximin", "mean", "model")
 # busy machine): at least GRACE_MS, or GRACE_SHARE of the think time.
 GRACE_MS = 120.0
 GRACE_SHARE = 0.5
+# Under this, a tie search is not worth sending: it would value fewer than one world.
+TIE_MIN_MS = 40.0
 
 
 @dataclass
@@ -68,6 +70,9 @@ class SearchSettings:
     # again, stay against those switches only, when the full search could not value it (0: off).
     tie_window: float = 0.0
     tie_ms: float = 50.0  # the time that second search has
+    # ... but it ends this long after the decision began (0: no such end): a plan that used its
+    # whole budget leaves the tie search the rest, so that slow decisions stay bounded.
+    tie_by_ms: float = 0.0
     # A world the deadline cut short still counts (under the "model" rule) when every choice of
     # ours was played against the enemy's likeliest replies holding at least this share of the
     # model's mix; the worker then plays the replies likeliest first (0: complete worlds only).
@@ -276,10 +281,12 @@ def finish(
     decision: Decision,
     leaf_value: Callable[[dict, World], float | None] | None = None,
     plan: Decision | None = None,
+    decision_started: float | None = None,
 ) -> Decision:
     """The bot's decision, checked by the search (see `check`); on any worker failure the bot's
     decision stands, with the reason in its notes. With a `plan` (the Defeat planner's choice
-    beside a Discover rule's), the rule's choice must first pass `check_rule`."""
+    beside a Discover rule's), the rule's choice must first pass `check_rule`. The decision
+    began at `decision_started` (`time.perf_counter()`; default: when the search was sent)."""
     if pending is None:
         return decision
     try:
@@ -304,7 +311,8 @@ def finish(
         pending.settings.switch_margin,
     )
     checked = confirm_switch(pending, decision, checked)
-    return confirm_switch(pending, checked, break_tie(pending, checked))
+    began = pending.started if decision_started is None else decision_started
+    return confirm_switch(pending, checked, break_tie(pending, checked, began))
 
 
 def tie_choices(decision: Decision, world: World, window: float) -> list[str]:
@@ -325,11 +333,13 @@ def tie_choices(decision: Decision, world: World, window: float) -> list[str]:
     return [own, *switches[:2]] if switches else []
 
 
-def break_tie(pending: Pending, decision: Decision) -> Decision:
+def break_tie(pending: Pending, decision: Decision, began: float | None = None) -> Decision:
     """A close stay-or-switch call the full search left unvalued, searched again on its own: the
     stay against the close switches, the best played (the stay unless a switch beats it by the
     margin). The planner's values saturate when it sees the battle won, so losing the active for
-    nothing and switching can tie; one exact turn tells them apart."""
+    nothing and switching can tie; one exact turn tells them apart. It has `tie_ms`, or what is
+    left until `tie_by_ms` after `began` (the decision's start) if that is less; under
+    TIE_MIN_MS it is not run."""
     summary = decision.notes.get("search", {})
     if pending.settings.tie_window <= 0 or not ("fallback" in summary or summary.get("unsearched")):
         return decision
@@ -339,8 +349,13 @@ def break_tie(pending: Pending, decision: Decision) -> Decision:
     ]
     if len(ours) < 2:
         return decision
+    think_ms = tie_time(pending.settings, pending.started if began is None else began)
+    if think_ms < TIE_MIN_MS:
+        summary["tie"] = {"skipped": f"{think_ms:.0f} ms left of the decision's time"}
+        decision.notes["search"] = summary
+        return decision
     try:
-        settings = replace(pending.settings, think_ms=pending.settings.tie_ms)
+        settings = replace(pending.settings, think_ms=think_ms)
         tie = _submit(pending.worlds, ours, settings, pending.seed)
         result = collect(tie, None)
     except SimWorkerError as error:
@@ -365,6 +380,14 @@ def break_tie(pending: Pending, decision: Decision) -> Decision:
     decision.notes["search"]["overrode"] = decision.label()
     decision.notes["search"]["overrode_rule"] = f"{decision.phase}/{decision.rule}"
     return _replaced(decision, best, world, "search-tie")
+
+
+def tie_time(settings: SearchSettings, began: float) -> float:
+    """The tie search's time: `tie_ms`, cut to what is left until `tie_by_ms` after `began`."""
+    if settings.tie_by_ms <= 0:
+        return settings.tie_ms
+    left = settings.tie_by_ms - (time.perf_counter() - began) * 1000
+    return min(settings.tie_ms, left)
 
 
 def confirm_switch(pending: Pending, before: Decision, after: Decision) -> Decision:
