@@ -946,3 +946,25 @@ def test_a_serene_grace_iron_head_flinches_a_slower_foe_out_of_its_duel():
     assert flinching.duel(jirachi, gurdurr).a_wins  # the same duel from Jirachi's side
     # an Inner Focus Pokémon does not flinch
     assert flinching.duel(replace(gurdurr, ability="innerfocus"), jirachi).a_wins
+
+
+def test_blaze_powers_fire_moves_by_half_once_its_holder_is_at_a_third():
+    """Charizard's Flamethrower, priced at full HP, hits half as hard again once the duel has
+    brought Charizard to a third of its HP; a Charizard priced at a third already has it."""
+    from randbot.bot.matchup import _dmg, _Side
+
+    charizard = mon("charizard", 85, ("flamethrower", "airslash"), "heavydutyboots", "blaze")
+    jumpluff = mon("jumpluff", 90, ("acrobatics", "sleeppowder"), "leftovers", "infiltrator")
+    e = MatchupEngine(DamageOracle(None), FieldState(), hit_abilities=True)
+    fire, air = e.options(charizard, jumpluff, True)
+    assert fire.pinch and not air.pinch  # only its type's moves
+    zard = _Side(charizard, True, 1.0, [fire, air])
+    foe = _Side(jumpluff, False, 1.0, [])
+    full, flying = _dmg(fire, zard, foe, False, True), _dmg(air, zard, foe, False, True)
+    zard.hp = 0.3
+    assert _dmg(fire, zard, foe, False, True) == pytest.approx(1.5 * full)
+    assert _dmg(air, zard, foe, False, True) == pytest.approx(flying)
+    low = replace(charizard, hp=charizard.max_hp // 4)
+    assert not e.options(low, jumpluff, True)[0].pinch  # the calc's price has it already
+    off = MatchupEngine(DamageOracle(None), FieldState())
+    assert not off.options(charizard, jumpluff, True)[0].pinch

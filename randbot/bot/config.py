@@ -174,7 +174,9 @@ class BotConfig:
     # (Defiant and Competitive answering it). Each decided a lost battle read at seed 11. Both
     # on, against the default before them: 466 and 464 of 500 against the heuristic where it won
     # 465 and 468 (+10 -9 seed 11, +5 -9 seed 12): within noise, on because the duels' old
-    # belief was wrong.
+    # belief was wrong. With them, Blaze, Torrent, Overgrow and Swarm power their type's moves
+    # by half once a duel brings their holder to a third of HP (a Charizard's Flamethrower KO'd a
+    # full Jumpluff from there).
     hit_abilities: bool = True
     intimidate: bool = True
     # Duels count a flinch: a hit before the target moves (Iron Head 30%, 60% with Serene Grace)

@@ -91,6 +91,9 @@ class Option:
     self_ko: bool = False  # its user faints (Explosion, Self-Destruct)
     super_effective: bool = False  # a Weakness Policy holder it hits takes +2 Attack and Sp. Atk
     flinch: float = 0.0  # chance a hit before the target moves makes it flinch (lose its turn)
+    # its user's Blaze, Torrent, Overgrow or Swarm powers it up at a third of HP or less, and the
+    # calc priced it above that
+    pinch: bool = False
 
 
 @dataclass(frozen=True)
@@ -390,6 +393,9 @@ class MatchupEngine:
                     self_ko=facts.self_destruct,
                     super_effective=effectiveness(facts.type, b.types, self.gen) > 1,
                     flinch=_flinch_chance(facts, a, b) if self.flinches else 0.0,
+                    pinch=self.hit_abilities
+                    and PINCH_ABILITIES.get(a.ability or "") == facts.type
+                    and 3 * a.hp > a.max_hp,
                 )
             )
         self._options[key] = out
@@ -1251,6 +1257,8 @@ def _dmg(opt: Option, user: _Side, target: _Side, worst: bool, user_is_a: bool) 
         scale *= 2  # Avalanche and Revenge hit twice as hard after the target's hit
     if opt.halved_at_full and target.hp < 1.0:
         scale *= 2  # the Multiscale that halved the calc's hit is broken
+    if opt.pinch and user.hp <= 1 / 3:
+        scale *= 1.5  # Blaze and its kind: a third of HP or less, and the calc priced it above
     if opt.hp_power and user.mon.hp_fraction > 0:
         # the calc priced it at the HP the user had; its power falls in step with the HP lost since
         scale *= min(1.0, max(0.0, user.hp) / user.mon.hp_fraction)
@@ -1261,6 +1269,9 @@ def _dmg(opt: Option, user: _Side, target: _Side, worst: bool, user_is_a: bool) 
         base = opt.mean * opt.accuracy
     return base * scale
 
+
+# Abilities that power up moves of one type by half at a third of HP or less.
+PINCH_ABILITIES = {"blaze": "FIRE", "torrent": "WATER", "overgrow": "GRASS", "swarm": "BUG"}
 
 # Moves that double in power when the target hit their user earlier in the turn.
 AVENGING_MOVES = frozenset({"avalanche", "revenge"})
