@@ -108,3 +108,19 @@ def test_recorded_no_second_no_retreat(explain_battle):
     lines = [x for x in explain_battle(log, "19-20", {}) if "|| played: " in x]
     assert any("t20" in x and "played: move noretreat" in x for x in lines)  # the old bot
     assert len(lines) == 2 and ": move noretreat" not in lines[1].split("||")[0], lines
+
+
+def test_speed_boost_outspeeds_a_faster_foe_from_the_second_turn():
+    """Blaziken and a faster Cinderace each take two hits to fall: at the same Speed Cinderace
+    lands its second hit first, but Speed Boost has Blaziken first from the second turn."""
+    blaziken = species_mon(
+        "blaziken", 82, ("closecombat", "flareblitz", "knockoff", "swordsdance"), "lifeorb",
+        "speedboost",
+    )  # fmt: skip
+    cinderace = species_mon(
+        "cinderace", 82, ("pyroball", "uturn", "highjumpkick"), "lifeorb", "blaze"
+    )
+    boosted = _engine(True).duel(blaziken, cinderace)
+    assert boosted.a_wins and boosted.turns == 2
+    assert not _engine(False).duel(blaziken, cinderace).a_wins
+    assert not _engine(True).duel(replace(blaziken, ability="blaze"), cinderace).a_wins

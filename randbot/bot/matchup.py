@@ -524,6 +524,8 @@ class MatchupEngine:
                 if s.hp > 0:
                     self._residual(s)
                     _eat_sitrus(s)
+                    if self.stat_abilities and s.mon.ability == "speedboost":
+                        _boost(s, "spe", 1)  # each end of turn it has stood through
                     if s.seeded and s.mon.ability != "magicguard":
                         _seed_drain(s, foe)
                     if self.status_orbs:
