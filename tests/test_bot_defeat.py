@@ -338,3 +338,37 @@ def test_recorded_equal_plans_send_in_the_pokemon_that_takes_least(explain_battl
     flygon, inteleon = _switch_value(entry, "p2: Flygon"), _switch_value(entry, "p2: Inteleon")
     assert flygon == inteleon  # the plan sees the battle won either way
     assert "plan-entry: switch p2: Inteleon" in entry, entry
+
+
+def test_a_moxie_winner_fights_its_next_foe_at_plus_one():
+    """Honchkrow KOs our lead; at +0 our second Pokémon would beat it, at +1 (Moxie) it cannot,
+    and the plan that knows the raise sees the line lost."""
+    rates = {
+        ("lead", "honchkrow"): Rates(0.2, 1.0, False),
+        ("second", "honchkrow"): Rates(0.5, 0.4, True),
+        ("second", "honchkrow (+1)"): Rates(0.5, 0.6, False),
+    }
+    ours, theirs = (("lead", 1.0), ("second", 1.0)), (("honchkrow", 1.0),)
+
+    def value(after_ko):
+        planner = Planner(rates, Deadline(5000), max_depth=8, after_ko=after_ko)
+        return planner.search(ours, theirs, "lead", "honchkrow", 8, -math.inf, math.inf)
+
+    assert value(None) > 1.0 > value({"honchkrow": "honchkrow (+1)"})
+
+
+def test_the_plan_builds_pairings_for_each_side_raised_by_a_ko():
+    """An enemy Honchkrow with Moxie, and none on our side: each of ours is paired with
+    Honchkrow at +1 too, which hits harder than at +0."""
+    from randbot.bot.defeat import build_planner
+
+    honchkrow = species_mon("honchkrow", 85, ("bravebird", "suckerpunch"), "", "moxie")
+    chansey = species_mon("chansey", 80, ("seismictoss",), "eviolite", "naturalcure")
+    tactics = _tera_situation({"p2: Honchkrow": honchkrow, "p2: Chansey": chansey}, "NORMAL")
+    planner, _ours, _theirs = build_planner(tactics, BotConfig(), active_tera=False)
+    assert planner.after_ko == {"p2: Honchkrow": "p2: Honchkrow (+1)"}
+    for ok in ("p1: Dragonite", "p1: Blissey"):
+        raised = planner.rates[(ok, "p2: Honchkrow (+1)")]
+        assert raised.ours_take > planner.rates[(ok, "p2: Honchkrow")].ours_take
+    off, _o, _t = build_planner(tactics, BotConfig(planner_ko_boosts=False), False)
+    assert off.after_ko == {} and (("p1: Blissey", "p2: Honchkrow (+1)") not in off.rates)

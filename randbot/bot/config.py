@@ -130,6 +130,9 @@ class BotConfig:
     # other fixes of 864eddb, level: 1,425 of 1,500 against the heuristic, as before (+25 -25,
     # seeds 11-13); not measured alone.
     planner_back_fresh: bool = True
+    # A Pokémon whose ability raises it after a KO (Moxie, Chilling Neigh, Grim Neigh) is fought
+    # at +1 by the plan once it has KO'd a foe, ours or the enemy's.
+    planner_ko_boosts: bool = True
     # Plans of equal value (the plan sees the battle won either way) go to the switch-in that
     # takes least coming in (a replacement: the enemy's next hit too), not to the team's order.
     # Of the 12 seed-11 draws that one of 911c7a0 and the default before won alone, 7 turned on

@@ -21,7 +21,7 @@ from randbot.bot.config import BotConfig
 from randbot.bot.decision import Deadline, Decision
 from randbot.bot.discover import guaranteed_ko, support_move
 from randbot.bot.matchup import MatchupEngine, hazard_fraction
-from randbot.bot.mon import Mon, hero_form
+from randbot.bot.mon import BOOSTABLE, Mon, hero_form
 from randbot.bot.phantom import Rates, phantom_rates
 from randbot.bot.pydamage import speed
 from randbot.bot.situation import EnemySlot, Situation
@@ -44,6 +44,14 @@ TERA_PLAN_MS = 40.0  # each of the two plans tera_by_plan compares
 ENTRY_RISK_MIN = 0.05  # planner_entry_risk: a smaller chance of a KO on entry is not weighed
 
 Team = tuple[tuple[str, float], ...]  # sorted (key, hp fraction)
+# Abilities that raise their holder by one stage when it KOs a foe.
+KO_BOOSTS = {
+    "moxie": "atk",
+    "chillingneigh": "atk",
+    "asoneglastrier": "atk",
+    "grimneigh": "spa",
+    "asonespectrier": "spa",
+}
 
 
 def _q(hp: float) -> float:
@@ -164,6 +172,7 @@ class Planner:
         faint_weight: float = 0.0,
         entry_cost: dict[str, float] | None = None,
         back: tuple[str, str] | None = None,
+        after_ko: dict[str, str] | None = None,
     ) -> None:
         self.rates = rates
         # Share of max HP each Pokémon (ours and theirs, by key) loses to hazards as it is sent
@@ -183,6 +192,9 @@ class Planner:
         # fought as it stands (boosts, drops, a choice lock); once switched out it comes back
         # as it would enter. None where the two are the same Pokémon.
         self.back = back
+        # A Pokémon whose ability raises it after a KO (Moxie) goes on under this key: its
+        # pairings at +1. (A Honchkrow swept after its first KO where the plan had it at +0.)
+        self.after_ko = after_ko or {}
 
     # value of a position from our point of view
     def leaf(self, ours: Team, theirs: Team) -> float:
@@ -286,14 +298,12 @@ class Planner:
             return self.leaf(ours, theirs)
 
         def we_win(hp: float, a: float, b: float, label: str) -> float:
-            return self.search(
-                _set(ours, i, hp), _drop(theirs, j), i, None, depth - 1, a, b, node_id, label
-            )
+            kept, on = self._winner(_set(ours, i, hp), i)
+            return self.search(kept, _drop(theirs, j), on, None, depth - 1, a, b, node_id, label)
 
         def they_win(hp: float, a: float, b: float, label: str) -> float:
-            return self.search(
-                _drop(ours, i), _set(theirs, j, hp), None, j, depth - 1, a, b, node_id, label
-            )
+            kept, on = self._winner(_set(theirs, j, hp), j)
+            return self.search(_drop(ours, i), kept, None, on, depth - 1, a, b, node_id, label)
 
         if out.uncertain:  # a chance node: both endings, weighed (children searched in full)
             won = we_win(out.hp_if_win, -math.inf, math.inf, f"{i} beats {j} ({out.p_win:.0%})")
@@ -304,6 +314,13 @@ class Planner:
         if out.ours_wins:
             return we_win(out.ours_hp, alpha, beta, f"{i} beats {j}")
         return they_win(out.theirs_hp, alpha, beta, f"{j} beats {i}")
+
+    def _winner(self, team: Team, key: str) -> tuple[Team, str]:
+        """The team after `key` KO'd its foe, and the key it stays in under (raised by Moxie)."""
+        raised = self.after_ko.get(key)
+        if raised is None:
+            return team, key
+        return tuple(sorted((raised if k == key else k, h) for k, h in team)), raised
 
 
 def _instead_of_feeding(
@@ -390,15 +407,22 @@ def build_planner(
                 tera = _plan_fight(t, config, ours_mon.with_tera(), enemy)
                 fights[(ok, ek)] = tera_fight(fights[(ok, ek)], tera)
     back = _came_back(t, config, rates, fights)
+    after_ko = _raised_after_ko(t, config, rates, fights, back) if config.planner_ko_boosts else {}
     # HP as it stands, not bucketed: a Pokémon on 87.5% taken as 90% survived a hit in the plan
     # that KO'd it on the board; the fights' results are bucketed, so transpositions still meet
     theirs = [(ek, _exact(slot.hp_fraction)) for ek, slot in sit.enemies.items()]
     if config.defeat_unseen == "prior":
         fmt = sit.battle.format or "gen9randombattle"
+        fighters = dict(sit.ours)  # each key our Pokémon can meet a phantom under
+        if back is not None:
+            fighters[back[1]] = sit.ours[back[0]]
+        for key, raised in after_ko.items():
+            if key in fighters:
+                fighters[raised] = ko_raised(fighters[key]) or fighters[key]
         for n in range(sit.unseen):
             pk = f"?{n + 1}"
             theirs.append((pk, 1.0))
-            for ok, mon in sit.ours.items():
+            for ok, mon in fighters.items():
                 rates[(ok, pk)] = phantom_rates(t.engine, fmt, mon)
     ours = tuple(sorted((k, _exact(m.hp_fraction)) for k, m in sit.ours.items()))
     costs = entry_costs(sit) if config.planner_hazards else None
@@ -412,6 +436,7 @@ def build_planner(
         config.planner_faint_weight,
         costs,
         back,
+        after_ko,
     )
     return planner, ours, tuple(sorted(theirs))
 
@@ -440,6 +465,59 @@ def _came_back(
     return key, back
 
 
+def _raised_after_ko(
+    t: Tactics,
+    config: BotConfig,
+    rates: dict[tuple[str, str], Rates],
+    fights: dict[tuple[str, str], FightFn],
+    back: tuple[str, str] | None,
+) -> dict[str, str]:
+    """Pairings for each Pokémon whose ability raises it after a KO (Moxie, Chilling Neigh,
+    Grim Neigh), as it stays in at +1 against whoever comes in next, under a key of its own;
+    returns the keys it goes on under. (Only one raise: a second KO leaves it at +1.)"""
+    sit = t.sit
+    after: dict[str, str] = {}
+    # Ours as each would enter against a raised enemy (the active as it stands, or fresh).
+    entrants = {
+        ok: hero_form(mon if ok == sit.active_key else t.engine.entering(mon))
+        for ok, mon in sit.ours.items()
+    }
+    if back is not None:
+        entrants[back[1]] = hero_form(t.engine.entering(sit.ours[back[0]]))
+    for ek, slot in sit.enemies.items():
+        raised = [(ko_raised(b) or b, w) for b, w in slot.builds]
+        share = sum(w for (b, w), (r, _) in zip(slot.builds, raised, strict=True) if r is not b)
+        if share < 0.5 * sum(w for _, w in slot.builds):
+            continue
+        key, up = f"{ek} (+1)", replace(slot, builds=raised)
+        for ok, mon in entrants.items():
+            _pairing(t, config, rates, fights, (ok, key), mon, True, up, enemy_entering=False)
+        after[ek] = key
+    for ok, mon in entrants.items():
+        fighter = mon if ok != sit.active_key else sit.ours[ok]
+        up_mon = ko_raised(fighter)
+        if up_mon is None:
+            continue
+        key = f"{ok} (+1)"
+        for ek, slot in sit.enemies.items():
+            _pairing(t, config, rates, fights, (key, ek), up_mon, False, slot, enemy_entering=True)
+        after[ok] = key
+    return after
+
+
+def ko_raised(mon: Mon) -> Mon | None:
+    """`mon` one stage up after its ability's KO raise; None without such an ability (or at +6)."""
+    stat = KO_BOOSTS.get(mon.ability or "")
+    if stat is None:
+        return None
+    boosts = list(mon.boosts)
+    i = BOOSTABLE.index(stat)
+    if boosts[i] >= 6:
+        return None
+    boosts[i] += 1
+    return mon.with_boosts(tuple(boosts))
+
+
 def _pairing(
     t: Tactics,
     config: BotConfig,
@@ -449,11 +527,15 @@ def _pairing(
     ours: Mon,
     entering: bool,
     slot: EnemySlot,
+    enemy_entering: bool | None = None,
 ) -> tuple[Mon, EnemySlot]:
-    """One pairing's rates and fight, as its two Pokémon meet; returns them as they met."""
+    """One pairing's rates and fight, as its two Pokémon meet; returns them as they met. The
+    enemy enters unless it is the one on the board (or as `enemy_entering` says)."""
     enemy = slot
+    if enemy_entering is None:
+        enemy_entering = slot is not t.sit.enemy_active
     if config.intimidate:
-        ours, enemy = met_on_entry(t.engine, ours, entering, slot, slot is not t.sit.enemy_active)
+        ours, enemy = met_on_entry(t.engine, ours, entering, slot, enemy_entering)
     rates[keys] = pair_rates(t.engine, ours, enemy)
     if config.planner_engine:
         fights[keys] = _plan_fight(t, config, ours, enemy)

@@ -28,6 +28,7 @@ def planner_leaves(t: Tactics, config: BotConfig, budget_ms: float) -> LeafValue
         config.planner_faint_weight,
         base.entry_cost,
         base.back,
+        base.after_ko,
     )
     ours_known = set(t.sit.ours)
     theirs_known = set(t.sit.enemies)
