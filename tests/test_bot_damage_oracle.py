@@ -113,6 +113,9 @@ AGREEING = [
     ("krookodile", 85, "knockoff", "choiceband", "intimidate", "arceusflying", 72, "skyplate", "multitype"),
     ("oricoriopau", 90, "revelationdance", "heavydutyboots", "dancer", "houndoom", 86, "lifeorb", "flashfire"),
     ("tinglu", 77, "payback", "leftovers", "vesselofruin", "chimecho", 96, "leftovers", "levitate"),
+    # the calc makes the charging turn's Sp. Atk raise itself; the duels make it too
+    ("glimmora", 83, "meteorbeam", "powerherb", "toxicdebris", "vikavolt", 87, "choicespecs", "levitate"),
+    ("archaludon", 78, "electroshot", "powerherb", "stamina", "corviknight", 82, "leftovers", "pressure"),
 ]  # fmt: skip
 
 
@@ -182,3 +185,18 @@ def test_poltergeist_does_nothing_to_a_target_that_holds_nothing() -> None:
         oracle.close()
     assert held.mean > 0 and none.max == 0
     assert estimate(*requests[1]) == (0, 0, 0.0)
+
+
+def test_a_hurt_tera_shell_is_priced_at_the_hp_it_has() -> None:
+    """Tera Shell makes every hit not very effective at full HP only: a Terapagos at half HP
+    takes a neutral hit at full strength (it was priced as if full, at half the damage)."""
+    persian = species_mon("persian", 90, ("doubleedge",), item="choiceband", ability="technician")
+    full = species_mon("terapagosterastal", 77, ("terastarstorm",), ability="terashell")
+    hurt = full.with_hp(full.max_hp // 2)
+    with DamageCalc(gen=9) as calc:
+        oracle = DamageOracle(calc=calc)
+        oracle.prefetch([(persian, m, "doubleedge", FIELD, True) for m in (full, hurt)], 30.0)
+        at_full = oracle.get(persian, full, "doubleedge", FIELD, True)
+        at_half = oracle.get(persian, hurt, "doubleedge", FIELD, True)
+        oracle.close()
+    assert at_half.mean == pytest.approx(2 * at_full.mean, rel=0.1)

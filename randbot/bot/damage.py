@@ -171,7 +171,17 @@ _HP_MOVES = {
     "reversal",
     "flail",
 }
-_HP_ABILITIES = {"multiscale", "shadowshield", "blaze", "torrent", "overgrow", "swarm", "defeatist"}
+# (Tera Shell halves every hit at full HP: a hurt Terapagos was priced as if still full.)
+_HP_ABILITIES = {
+    "multiscale",
+    "shadowshield",
+    "terashell",
+    "blaze",
+    "torrent",
+    "overgrow",
+    "swarm",
+    "defeatist",
+}
 
 
 def memo_key(
@@ -265,6 +275,8 @@ def _bridge_request(
 ):
     move = move_facts(move_id)
     name: Any = move.name if move else move_id
+    if move_id in CALC_CHARGE_RAISES:
+        attacker = _before_charge_raise(attacker)
     if move is not None and move.is_damaging:
         # A Dynamaxed attacker's moves are Max Moves; a Z-move what-if is the move's Z-move.
         if attacker.dynamaxed:
@@ -277,6 +289,20 @@ def _bridge_request(
         name,
         _bridge_field(field, attacker_ours, gen),
     )
+
+
+# Two-turn moves the calc prices with the Sp. Atk raise of their charging turn already made; the
+# duels make that raise themselves (as the Python estimate expects), so the bridge is asked
+# about the attacker one raise lower.
+CALC_CHARGE_RAISES = frozenset({"meteorbeam", "electroshot"})
+
+
+def _before_charge_raise(attacker: Mon) -> Mon:
+    raise_by = {"simple": 2, "contrary": -1}.get(attacker.ability or "", 1)
+    boosts = list(attacker.boosts)
+    i = BOOSTABLE.index("spa")
+    boosts[i] = max(-6, min(6, boosts[i] - raise_by))
+    return attacker.with_boosts(tuple(boosts))
 
 
 def _from_bridge(result: Any, key: Key) -> Dmg | None:
