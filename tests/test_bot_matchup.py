@@ -968,3 +968,14 @@ def test_blaze_powers_fire_moves_by_half_once_its_holder_is_at_a_third():
     assert not e.options(low, jumpluff, True)[0].pinch  # the calc's price has it already
     off = MatchupEngine(DamageOracle(None), FieldState())
     assert not off.options(charizard, jumpluff, True)[0].pinch
+
+
+def test_minior_enters_above_half_hp_in_its_slow_meteor_form():
+    """On the bench Minior shows its Core's stats; Shields Down makes it enter as the Meteor Form
+    (Speed 60, not 120) above half HP, and as the Core at half or below."""
+    minior = mon("minior", 86, ("shellsmash", "acrobatics"), "whiteherb", "shieldsdown")
+    entered = engine().entering(minior)
+    assert entered.species == "miniormeteor" and entered.stats[5] < minior.stats[5]
+    assert entered.stats[0] == minior.stats[0] and entered.hp == minior.hp
+    low = mon("minior", 86, ("shellsmash", "acrobatics"), "whiteherb", "shieldsdown", hp=0.45)
+    assert engine().entering(low).species == "minior"

@@ -16,7 +16,7 @@ from dataclasses import field as dc_field
 from randbot.bot.damage import DamageOracle
 from randbot.bot.field import FieldState
 from randbot.bot.futile import SPENDS_OWN_TYPE, can_status, cannot_touch, lost_its_type
-from randbot.bot.mon import BOOSTABLE, CHOICE_ITEMS, ONCE_A_BATTLE_BOOSTS, Mon
+from randbot.bot.mon import BOOSTABLE, CHOICE_ITEMS, ONCE_A_BATTLE_BOOSTS, Mon, meteor_form
 from randbot.bot.movefacts import (
     MoveFacts,
     effectiveness,
@@ -266,7 +266,7 @@ class MatchupEngine:
         an Intrepid Sword or Dauntless Shield still to come), (with `toxic_spikes`) the
         poison Toxic Spikes on its side put on it, and (with `sticky_web`) the Speed drop a Sticky
         Web on its side puts on a grounded Pokémon without Heavy-Duty Boots."""
-        fresh = self._through_toxic_spikes(_entry_boosted(mon.fresh()), ours)
+        fresh = self._through_toxic_spikes(_entry_boosted(meteor_form(mon.fresh())), ours)
         if not (self.sticky_web and self.field.side(ours).sticky_web) or not is_grounded(mon):
             return fresh
         if mon.item == "heavydutyboots" or mon.ability in _BLOCKS_HIT_DROPS - {"shielddust"}:

@@ -197,6 +197,22 @@ def hero_form(mon: Mon) -> Mon:
     return replace(mon, species="palafinhero", name=entry["name"], stats=(mon.stats[0], *stats[1:]))
 
 
+def meteor_form(mon: Mon) -> Mon:
+    """Minior as it enters above half HP: Shields Down makes it the Meteor Form (slow and bulky)
+    until a hit takes it to half. On the bench it shows its Core's stats (a Minior planned at
+    Core Speed was sent in to outspeed a Mienshao, and was KO'd first). Any other Pokémon
+    unchanged."""
+    if mon.ability != "shieldsdown" or not mon.species.startswith("minior"):
+        return mon
+    if mon.species == "miniormeteor" or 2 * mon.hp <= mon.max_hp:
+        return mon
+    entry = species_entry("miniormeteor")
+    stats = raw_stats(entry["baseStats"], mon.level)
+    return replace(
+        mon, species="miniormeteor", name=entry["name"], stats=(mon.stats[0], *stats[1:])
+    )
+
+
 def species_mon(
     species_id: str,
     level: int,
