@@ -30,3 +30,18 @@ def test_magic_bounce_sends_back_what_can_be_reflected_and_sap_sipper_eats_grass
     assert cannot_touch(move_facts("spore"), None, SAWSBUCK)
     assert not cannot_touch(move_facts("toxic"), None, SAWSBUCK)  # not a Grass move
     assert not cannot_touch(move_facts("psychic"), None, HATTERENE)  # attacks are not bounced
+
+
+def test_sleep_talk_fails_unless_its_user_is_asleep():
+    from types import SimpleNamespace
+
+    from poke_env.battle import Pokemon, Status
+
+    from randbot.bot.futile import fails_on_the_field
+
+    snorlax = Pokemon(gen=9, species="snorlax")
+    battle = SimpleNamespace(active_pokemon=snorlax, opponent_active_pokemon=None, team={})
+    assert fails_on_the_field("sleeptalk", battle, [])
+    snorlax.status = Status.SLP
+    assert not fails_on_the_field("sleeptalk", battle, [])
+    assert not fails_on_the_field("rest", battle, [])

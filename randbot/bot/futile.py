@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from poke_env.battle import Effect
+from poke_env.battle import Effect, Status
 
 from randbot.bot.mon import Mon
 from randbot.bot.movefacts import MoveFacts, effectiveness, move_facts
@@ -85,7 +85,7 @@ STALLING_MOVES = frozenset(
 def fails_on_the_field(move_id: str, battle: Any, enemy_builds: list[tuple[Mon, float]]) -> bool:
     """A status move that fails as things stand: a team cure with nobody statused, an Encore on
     a foe already encored or that has not moved since it came in, a Leech Seed on a foe already
-    seeded or of the Grass type, a Strength Sap on a foe whose Attack cannot drop (every likely
+    seeded or of the Grass type, Sleep Talk or Snore by a Pokémon awake, a Strength Sap on a foe whose Attack cannot drop (every likely
     build; Strength Sap was played seven times into a Clear Body Regirock), a second No Retreat,
     a Protect right after one that worked."""
     if move_id in TEAM_CURES:
@@ -93,6 +93,11 @@ def fails_on_the_field(move_id: str, battle: Any, enemy_builds: list[tuple[Mon, 
     if move_id == "noretreat":
         user = battle.active_pokemon
         return user is not None and Effect.NO_RETREAT in user.effects  # once per stay
+    if move_id in ("sleeptalk", "snore"):
+        # they fail unless their user is asleep (a Snorlax Sleep Talked awake when nothing else
+        # could touch a Ghost, where Rest would have outlasted it)
+        user = battle.active_pokemon
+        return user is not None and user.status != Status.SLP
     if move_id in STALLING_MOVES:
         # after a Protect that worked, the next works one time in three (eleven Protects in a
         # row were played into a foe that set Stealth Rock on the turns they failed)
