@@ -174,8 +174,12 @@ class SpeedCheck:
     def on_cant(self, ident: Ident | None, reason: str = "") -> None:
         """`|cant|`: a Pokémon's turn came and it could not act. Ours, after the enemy's move (fully
         paralysed, flinched, asleep...), still tells the order: the turn's order was settled
-        before either moved. (A recharge turn was no move of our choosing.)"""
-        if reason != "recharge" and self._ours_after_the_enemy(ident, f"could not move: {reason}"):
+        before either moved. A recharge turn, either side's, is an action of priority 0 taken in
+        speed order (a Choice Scarf Slaking's recharge came before our Sawsbuck's move)."""
+        if reason == "recharge" and ident is not None:
+            self.on_move(ident, "recharge", called=False)
+            return
+        if self._ours_after_the_enemy(ident, f"could not move: {reason}"):
             return
         if len(self.moves) < 2:
             self.blocked = self.blocked or "a Pokémon could not move"
