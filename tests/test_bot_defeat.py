@@ -372,3 +372,14 @@ def test_the_plan_builds_pairings_for_each_side_raised_by_a_ko():
         assert raised.ours_take > planner.rates[(ok, "p2: Honchkrow")].ours_take
     off, _o, _t = build_planner(tactics, BotConfig(planner_ko_boosts=False), False)
     assert off.after_ko == {} and (("p1: Blissey", "p2: Honchkrow (+1)") not in off.rates)
+
+
+def test_recorded_a_forced_entry_is_planned_with_the_tera_still_to_use(explain_battle):
+    """Recorded (against the heuristic, tests/fixtures/bot): Toxapex fell to a Choice Specs
+    Raikou's Thunderbolt on turn 8. The request for its replacement offers no tera, and the plan,
+    fighting every entry without one, saw each lost (-1.03) and sent the first in the team's
+    order (Squawkabilly); with the tera still to come, Typhlosion's entry plans as won."""
+    log = FIXTURES / "forced-entry-tera-vs-heuristic.log.json"
+    (line,) = [x for x in explain_battle(log, "8", {}) if " t8 defeat/plan-entry" in x]
+    assert "plan-entry: switch p2: Typhlosion" in line and "Typhlosion +1.2" in line
+    assert "-1.03" not in line.split("||")[0]

@@ -390,7 +390,12 @@ def build_planner(
     sit = t.sit
     rates: dict[tuple[str, str], Rates] = {}
     fights: dict[tuple[str, str], FightFn] = {}
-    can_tera = active_tera is None and config.tera and config.planner_tera and sit.battle.can_tera
+    # A forced switch's request offers no tera, but the Pokémon sent in may still use it: each
+    # entry is planned against the enemy on the board with the tera it has (a sacrifice the plan
+    # valued with the tera to follow was followed by an entry planned without it, by team order).
+    can_tera = active_tera is None and config.tera and config.planner_tera
+    entry_tera = can_tera and bool(sit.battle.force_switch) and not sit.battle.used_tera
+    can_tera = can_tera and (sit.battle.can_tera or entry_tera)
     for ok, mon in sit.ours.items():
         entering = ok != sit.active_key
         current = t.engine.entering(mon) if entering else mon
@@ -401,7 +406,7 @@ def build_planner(
             if not entering and slot is not sit.enemy_active:
                 fighter = hero_form(current)  # (our Zero Palafin meets them after leaving)
             ours_mon, enemy = _pairing(t, config, rates, fights, (ok, ek), fighter, entering, slot)
-            on_board = ok == sit.active_key and slot is sit.enemy_active
+            on_board = slot is sit.enemy_active and (ok == sit.active_key or entry_tera)
             if config.planner_engine and can_tera and on_board:
                 # Tera is spent once: only the fight on the board now may count on it.
                 tera = _plan_fight(t, config, ours_mon.with_tera(), enemy)
