@@ -83,6 +83,16 @@ def test_super_fang_halves_the_target_though_the_calc_answers_zero() -> None:
     assert answer.min == answer.max == hurt.hp // 2
 
 
+def _priced(attacker, move: str, *defenders) -> list:
+    """The oracle's answers, from the real calc, for `attacker`'s `move` on each defender."""
+    with DamageCalc(gen=9) as calc:
+        oracle = DamageOracle(calc=calc)
+        oracle.prefetch([(attacker, d, move, FIELD, True) for d in defenders], 30.0)
+        answers = [oracle.get(attacker, d, move, FIELD, True) for d in defenders]
+        oracle.close()
+    return answers
+
+
 def test_a_type_changed_by_libero_is_priced_on_its_new_type() -> None:
     """A Cinderace that Libero made Fighting type: the calc knows only the species' Fire type and
     priced Flip Turn as super effective (the sure-KO rule took it, and did 67 of 78 HP); the
@@ -92,12 +102,7 @@ def test_a_type_changed_by_libero_is_priced_on_its_new_type() -> None:
     floatzel = species_mon("floatzel", 85, ("flipturn",), item="choiceband", ability="waterveil")
     fire = species_mon("cinderace", 80, ("pyroball",), item="heavydutyboots", ability="libero")
     fighting = replace(fire, base_types=("FIGHTING",))
-    with DamageCalc(gen=9) as calc:
-        oracle = DamageOracle(calc=calc)
-        oracle.prefetch([(floatzel, m, "flipturn", FIELD, True) for m in (fire, fighting)], 30.0)
-        as_fire = oracle.get(floatzel, fire, "flipturn", FIELD, True)
-        as_fighting = oracle.get(floatzel, fighting, "flipturn", FIELD, True)
-        oracle.close()
+    as_fire, as_fighting = _priced(floatzel, "flipturn", fire, fighting)
     assert as_fighting.max < as_fire.min  # neutral, not super effective
     assert as_fighting.mean == pytest.approx(
         estimate(floatzel, fighting, "flipturn", FIELD, True)[2]
@@ -193,10 +198,5 @@ def test_a_hurt_tera_shell_is_priced_at_the_hp_it_has() -> None:
     persian = species_mon("persian", 90, ("doubleedge",), item="choiceband", ability="technician")
     full = species_mon("terapagosterastal", 77, ("terastarstorm",), ability="terashell")
     hurt = full.with_hp(full.max_hp // 2)
-    with DamageCalc(gen=9) as calc:
-        oracle = DamageOracle(calc=calc)
-        oracle.prefetch([(persian, m, "doubleedge", FIELD, True) for m in (full, hurt)], 30.0)
-        at_full = oracle.get(persian, full, "doubleedge", FIELD, True)
-        at_half = oracle.get(persian, hurt, "doubleedge", FIELD, True)
-        oracle.close()
+    at_full, at_half = _priced(persian, "doubleedge", full, hurt)
     assert at_half.mean == pytest.approx(2 * at_full.mean, rel=0.1)
