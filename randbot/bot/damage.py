@@ -299,10 +299,7 @@ CALC_CHARGE_RAISES = frozenset({"meteorbeam", "electroshot"})
 
 def _before_charge_raise(attacker: Mon) -> Mon:
     raise_by = {"simple": 2, "contrary": -1}.get(attacker.ability or "", 1)
-    boosts = list(attacker.boosts)
-    i = BOOSTABLE.index("spa")
-    boosts[i] = max(-6, min(6, boosts[i] - raise_by))
-    return attacker.with_boosts(tuple(boosts))
+    return attacker.shifted("spa", -raise_by)
 
 
 def _from_bridge(result: Any, key: Key) -> Dmg | None:

@@ -21,7 +21,7 @@ from randbot.bot.config import BotConfig
 from randbot.bot.decision import Deadline, Decision
 from randbot.bot.discover import guaranteed_ko, support_move
 from randbot.bot.matchup import MatchupEngine, hazard_fraction
-from randbot.bot.mon import BOOSTABLE, Mon, hero_form
+from randbot.bot.mon import Mon, hero_form
 from randbot.bot.phantom import Rates, phantom_rates
 from randbot.bot.pydamage import speed
 from randbot.bot.situation import EnemySlot, Situation
@@ -515,12 +515,7 @@ def ko_raised(mon: Mon) -> Mon | None:
     stat = KO_BOOSTS.get(mon.ability or "")
     if stat is None:
         return None
-    boosts = list(mon.boosts)
-    i = BOOSTABLE.index(stat)
-    if boosts[i] >= 6:
-        return None
-    boosts[i] += 1
-    return mon.with_boosts(tuple(boosts))
+    return None if mon.boost(stat) >= 6 else mon.shifted(stat, 1)
 
 
 def _pairing(

@@ -1082,9 +1082,7 @@ def _entry_boosted(mon: Mon) -> Mon:
     stat = ONCE_A_BATTLE_BOOSTS.get(mon.ability) if mon.entry_boost else None
     if stat is None:
         return mon
-    boosts = list(mon.boosts)
-    boosts[BOOSTABLE.index(stat)] = min(6, boosts[BOOSTABLE.index(stat)] + 1)
-    return mon.with_boosts(tuple(boosts))
+    return mon.shifted(stat, 1)
 
 
 # Abilities that answer a hit taking their holder below half HP.

@@ -145,10 +145,7 @@ class Mon:
         stat = EMBODIED_ASPECT.get(self.species)
         if stat is None:
             return replace(self, terastallized=True)
-        boosts = list(self.boosts)
-        i = BOOSTABLE.index(stat)
-        boosts[i] = min(6, boosts[i] + 1)
-        return replace(self, terastallized=True, boosts=tuple(boosts))
+        return replace(self.shifted(stat, 1), terastallized=True)
 
     def with_dynamax(self) -> Mon:
         """Dynamaxed now: Showdown doubles max and current HP at Dynamax level 10 (random battles')."""
@@ -162,6 +159,13 @@ class Mon:
 
     def with_boosts(self, boosts: tuple[int, int, int, int, int]) -> Mon:
         return replace(self, boosts=boosts)
+
+    def shifted(self, stat: str, n: int) -> Mon:
+        """`stat`'s stage moved by `n`, held within -6..+6."""
+        boosts = list(self.boosts)
+        i = BOOSTABLE.index(stat)
+        boosts[i] = max(-6, min(6, boosts[i] + n))
+        return replace(self, boosts=tuple(boosts))
 
     def fresh(self) -> Mon:
         """The same Pokémon as it would be on switching in: boosts cleared (HP and status stay)."""

@@ -311,8 +311,7 @@ def finish(
         pending.settings.switch_margin,
     )
     checked = confirm_switch(pending, decision, checked)
-    began = pending.started if decision_started is None else decision_started
-    return confirm_switch(pending, checked, break_tie(pending, checked, began))
+    return confirm_switch(pending, checked, break_tie(pending, checked, decision_started))
 
 
 def tie_choices(decision: Decision, world: World, window: float) -> list[str]:
