@@ -979,3 +979,29 @@ def test_minior_enters_above_half_hp_in_its_slow_meteor_form():
     assert entered.stats[0] == minior.stats[0] and entered.hp == minior.hp
     low = mon("minior", 86, ("shellsmash", "acrobatics"), "whiteherb", "shieldsdown", hp=0.45)
     assert engine().entering(low).species == "minior"
+
+
+def test_sucker_punch_lands_by_the_share_of_attacks_the_target_knows():
+    """Sucker Punch fails on a status turn: sure against a target with four attacks, four times
+    in five against one that also sets up, never against one with no attack at all."""
+    e = engine()
+    kingambit = mon(
+        "kingambit",
+        74,
+        ("kowtowcleave", "ironhead", "suckerpunch", "swordsdance"),
+        "leftovers",
+        "supremeoverlord",
+    )
+    all_attacks = mon(
+        "dragapult", 74, ("dracometeor", "shadowball", "fireblast", "uturn"), "choicespecs"
+    )
+    no_attacks = mon("dragapult", 74, ("willowisp", "substitute", "dragondance", "protect"))
+
+    def sucker(target: Mon):
+        return next(
+            (o for o in e.options(kingambit, target, True) if o.move == "suckerpunch"), None
+        )
+
+    assert sucker(all_attacks).accuracy == pytest.approx(1.0)
+    assert sucker(GARCHOMP).accuracy == pytest.approx(0.8)  # Swords Dance among its moves
+    assert sucker(no_attacks) is None

@@ -345,7 +345,10 @@ class MatchupEngine:
             if priority > 0 and self.field.terrain == "psychic" and is_grounded(b):
                 continue  # priority fails on grounded targets in Psychic Terrain
             if facts.id in ("suckerpunch", "thunderclap"):
-                accuracy *= 0.8  # fails when the target does not attack
+                attack_share = _attack_share(b, self.gen)
+                if attack_share <= 0:
+                    continue  # it fails against a target that never attacks
+                accuracy *= 1.0 if attack_share >= 1 else 0.8  # a status turn makes it fail
             if facts.id in ("fakeout", "firstimpression"):
                 continue  # first turn only: not a plan
             if facts.id in DELAYED_MOVES:
@@ -1218,6 +1221,12 @@ def shield_takes(shield: str | None, physical: bool) -> bool:
 def _attacks(mon: Mon, gen: int) -> bool:
     """It has a damaging move (in the duel it uses one every turn)."""
     return any((f := move_facts(m, gen)) is not None and f.is_damaging for m in mon.moves)
+
+
+def _attack_share(mon: Mon, gen: int) -> float:
+    """The share of its known moves that are attacks (Sucker Punch lands on those turns only)."""
+    known = [f for m in mon.moves if (f := move_facts(m, gen)) is not None]
+    return sum(f.is_damaging for f in known) / len(known) if known else 1.0
 
 
 def _usable(options: list[Option], locked: str | None) -> list[Option]:
