@@ -8,6 +8,7 @@ moveset, Earthquake, three turns running.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -76,3 +77,33 @@ def test_of_two_moves_that_ko_alike_the_one_that_does_not_lock_the_user_in_is_ch
     weaker = Aggregate(1.0, 0.8, 0.3, 2, 3, None, "attack", 1.0, turns=1)
     behind = MoveEval("flareblitz", False, weaker, dealt=0.6)
     assert max([outrage, behind], key=move_key).move == "outrage"
+
+
+def test_a_choice_lock_prefers_the_move_that_reaches_the_enemy_bench_and_unseen_foes():
+    """Two sure KOs tie for a Choice Band user: Double-Edge does nothing to the Gengar seen on
+    the bench, and Normal is the type that hits Gen 9's random-battle species least; Earthquake
+    is preferred. Without a choice item, or once locked, nothing is ranked this way."""
+    from types import SimpleNamespace
+
+    from randbot.bot.matchup import Aggregate
+    from randbot.bot.tactics import MoveEval, move_key, type_reach
+
+    foe = species_mon("garchomp", 80, ("earthquake",), "", "roughskin")
+    gengar = species_mon("gengar", 84, ("shadowball", "sludgewave"), "", "cursedbody")
+    t = _tactics_against(foe, FieldState(), 9, 4)
+    bench = EnemySlot("p2: gengar", SimpleNamespace(current_hp_fraction=1.0), [(gengar, 1.0)], [])
+    t.sit.enemies["p2: gengar"] = bench
+    band = species_mon("ursaluna", 82, ("doubleedge", "earthquake"), "choiceband", "guts")
+    double_edge = t._choice_reach(band, "doubleedge")
+    earthquake = t._choice_reach(band, "earthquake")
+    assert double_edge[0] == -1 and earthquake[0] == 0
+    assert type_reach("NORMAL", 9) < 0.9 < 1.1 < type_reach("GROUND", 9)
+    assert t._choice_reach(band.locked_to("doubleedge"), "earthquake") == (0, 0.0)
+    assert t._choice_reach(replace(band, item="leftovers"), "doubleedge") == (0, 0.0)
+
+    ko = Aggregate(1.0, 0.8, 0.0, 1, 3, None, "attack", 1.0, turns=1)
+    evals = [
+        MoveEval("doubleedge", False, ko, dealt=1.3, reach=double_edge),
+        MoveEval("earthquake", False, ko, dealt=1.1, reach=earthquake),
+    ]
+    assert max(evals, key=move_key).move == "earthquake"

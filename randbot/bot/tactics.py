@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
+from randbot.bot.beliefs import _generator_sets
 from randbot.bot.config import BotConfig
 from randbot.bot.decision import Deadline
 from randbot.bot.futile import (
@@ -18,8 +20,14 @@ from randbot.bot.futile import (
     lost_its_type,
 )
 from randbot.bot.matchup import Aggregate, MatchupEngine, hazard_fraction
-from randbot.bot.mon import Mon
-from randbot.bot.movefacts import effectiveness, healed_share, move_facts
+from randbot.bot.mon import CHOICE_ITEMS, Mon
+from randbot.bot.movefacts import (
+    effectiveness,
+    healed_share,
+    move_facts,
+    species_entry,
+    type_chart,
+)
 from randbot.bot.pydamage import is_grounded, speed
 from randbot.bot.situation import Situation
 
@@ -35,6 +43,7 @@ class MoveEval:
     agg: Aggregate
     dealt: float = 0.0  # expected share of the enemy's HP the move takes this turn (tie-break)
     later: float = 0.0  # what the move is worth after this duel (a hazard on the enemy's entries)
+    reach: tuple[int, float] = (0, 0.0)  # a choice lock's reach beyond this foe (tie-break)
 
     @property
     def label(self) -> str:
@@ -92,8 +101,25 @@ class Tactics:
         for mon, tera in variants:
             for move_id, worth in later.items():
                 agg = self.engine.versus(mon, self.enemy, first=move_id)
-                out.append(MoveEval(move_id, tera, agg, self._dealt(mon, move_id), worth))
+                reach = self._choice_reach(mon, move_id)
+                out.append(MoveEval(move_id, tera, agg, self._dealt(mon, move_id), worth, reach))
         return out
+
+    def _choice_reach(self, mon: Mon, move_id: str) -> tuple[int, float]:
+        """For a choice item's holder not yet locked: how far the lock on `move_id` reaches past
+        the foe in front, as minus the seen enemies on the bench it does nothing to, then its
+        type's mean effectiveness over the format's species (two sure KOs tied: a Double-Edge
+        locked a Band user in front of the Gengar still to come)."""
+        facts = move_facts(move_id)
+        if mon.item not in CHOICE_ITEMS or mon.locked or facts is None or not facts.is_damaging:
+            return (0, 0.0)
+        walled = sum(
+            slot is not self.sit.enemy_active
+            and slot.hp_fraction > 0
+            and self.engine.oracle.get(mon, slot.top, move_id, self.sit.field, True).max <= 0
+            for slot in self.sit.enemies.values()
+        )
+        return (-walled, round(type_reach(facts.type, self.engine.gen), 2))
 
     def hazard_toll(self, move_id: str) -> float:
         """The HP (in Pokémon) a hazard move would take from the enemy's Pokémon still to come in:
@@ -427,6 +453,18 @@ def _entry_toll(move_id: str, mon: Mon, side) -> float:
     return 0.04 if move_id == "stickyweb" else 0.0
 
 
+@cache
+def type_reach(move_type: str, gen: int) -> float:
+    """A move type's mean effectiveness on a random foe: over Gen 9's random-battle species, or
+    over single types in another generation (Normal 0.85 in Gen 9, Ground 1.17)."""
+    chart = type_chart(gen)
+    foes: list[tuple[str, ...]] = [(t,) for t in chart]
+    if gen == 9:
+        entries = (species_entry(sid) for sid in sorted(_generator_sets()))
+        foes = [tuple(t.upper() for t in e["types"]) for e in entries if e] or foes
+    return sum(effectiveness(move_type, types, gen) for types in foes) / len(foes)
+
+
 def bounce_chance(builds: list[tuple[Mon, float]]) -> float:
     """How likely the enemy active reflects our hazard with Magic Bounce."""
     return sum(w for b, w in builds if b.ability == "magicbounce")
@@ -444,6 +482,7 @@ def move_key(e: MoveEval) -> tuple:
         -e.agg.ttk_ab,
         1.0 - e.agg.b_hp,
         not _locks_user(e),
+        e.reach,
         round(e.dealt, 3),
         not _hits_nothing(e),
     )
