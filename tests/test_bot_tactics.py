@@ -107,3 +107,33 @@ def test_a_choice_lock_prefers_the_move_that_reaches_the_enemy_bench_and_unseen_
         MoveEval("earthquake", False, ko, dealt=1.1, reach=earthquake),
     ]
     assert max(evals, key=move_key).move == "earthquake"
+
+
+def test_a_heal_that_keeps_pace_only_when_the_enemy_misses_is_not_chosen_over_attacking():
+    """Slack Off heals half; a Zap Cannon takes about 70% when it lands and half the time it
+    misses. Against the expected hit (about 35%) the heal gained; against the hit as it lands it
+    only treads water, so it is played only where it wins clearly more than attacking."""
+    from randbot.bot.matchup import Aggregate
+    from randbot.bot.tactics import MoveEval
+
+    me = species_mon(
+        "slowbro", 86, ("slackoff", "scald"), "heavydutyboots", "regenerator", hp_fraction=0.5
+    )
+    foe = species_mon("jolteon", 70, ("zapcannon",), "", "voltabsorb")
+    slot = EnemySlot("p2: foe", None, [(foe, 1.0)], [])
+    sit = Situation(None, FieldState(), me, "p1: me", {"p1: me": me}, {"p2: foe": slot}, slot, 0)
+    engine = MatchupEngine(DamageOracle(None), FieldState())
+    t = Tactics(engine, sit, BotConfig(), Deadline(1.0))
+    lands = engine.incoming_accuracy([(foe, 1.0)], me)
+    expected = engine.incoming([(foe, 1.0)], me)
+    assert lands == pytest.approx(0.5)
+    assert 1.2 * expected < 0.5 <= 1.2 * expected / lands  # the heal gains only on average
+
+    def agg(p_win: float) -> Aggregate:
+        return Aggregate(p_win, 0.5, 0.5, 3, 3, None, "attack", 1.0, turns=3)
+
+    heal, attack = MoveEval("slackoff", False, agg(0.6)), MoveEval("scald", False, agg(0.58))
+    assert t._without_idle_heals([heal, attack]) == [attack]
+    assert t._without_idle_heals([MoveEval("slackoff", False, agg(0.7)), attack])[0].move == (
+        "slackoff"
+    )

@@ -249,7 +249,10 @@ class Tactics:
         Pulse until a crit). Healing must gain on the enemy's hit, or raise the chance to win."""
         active = self.sit.active
         assert active is not None
-        incoming = self.engine.incoming(self.enemy, active)
+        # the hit as it lands: a heal that only keeps pace with a 70% Focus Blast when it hits
+        # is treading water, and the misses only delay (Slack Off five turns running)
+        lands = self.engine.incoming_accuracy(self.enemy, active)
+        incoming = self.engine.incoming(self.enemy, active) / max(lands, 0.01)
         treading = set()
         for e in evals:
             facts = move_facts(e.move)
