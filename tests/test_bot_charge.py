@@ -79,10 +79,9 @@ def test_recorded_no_1ko_by_a_solar_beam_out_of_sun(explain_battle):
 
 def test_recorded_no_meteor_beam_without_its_herb_in_front_of_a_faster_hitter(explain_battle):
     log = FIXTURES / "meteorbeam-charge-vs-heuristic.log.json"
-    off = _explain(explain_battle, log, "5", {"charge_moves": False})
+    # (With charge_moves off the bot chose Meteor Beam here until the duels counted a two-hit
+    # KO by an inaccurate move only where both hits land; it now prefers Earth Power either way.)
     on = _explain(explain_battle, log, "5", {"charge_moves": True})
-    stay = [line for line in off if "/plan-stay: " in line]
-    assert stay and all("plan-stay: move meteorbeam" in line for line in stay)
     stay_on = [line for line in on if "/plan-stay: " in line]
     assert stay_on and not any("plan-stay: move meteorbeam" in line for line in stay_on)
 

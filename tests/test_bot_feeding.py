@@ -158,13 +158,16 @@ def test_no_calm_mind_where_every_move_loses_alike_and_the_attack_hurts(explain_
 @pytest.mark.integration
 def test_no_heal_bell_with_nobody_statused(explain_battle):
     """Turns 14 to 23: Chansey, which could not touch a Gengar, played Heal Bell seven times with
-    nobody on its side statused (it fails each time); Soft-Boiled at least heals."""
+    nobody on its side statused (it fails each time); Soft-Boiled at least heals. (Turn 16: on
+    turn 14 the plan now switches out, with the duels counting a two-hit KO by an inaccurate move
+    only where both hits land.)"""
     log = "heal-bell-nobody-statused-vs-heuristic.log.json"
-    off = _first_decision(explain_battle, log, 14, "skip_futile", False)
-    on = _first_decision(explain_battle, log, 14, "skip_futile", True)
+    off = _first_decision(explain_battle, log, 16, "skip_futile", False)
+    on = _first_decision(explain_battle, log, 16, "skip_futile", True)
     assert "|| played: move healbell" in on
     assert "plan-stay: move" in off
     assert "healbell" not in on.split(" | ")[0]
+    assert on.split(" (")[0] != off.split(" (")[0]  # the setting changed the move
 
 
 @pytest.mark.integration

@@ -677,10 +677,10 @@ def test_blood_moon_rests_a_turn_between_uses_and_future_sight_is_no_duel_hit():
     moves = []
     original = e._act
 
-    def record(user, action, target, worst, is_a):
+    def record(user, action, target, worst, is_a, **kwargs):
         if is_a:
             moves.append(action[0])
-        original(user, action, target, worst, is_a)
+        original(user, action, target, worst, is_a, **kwargs)
 
     e._act = record
     e.duel(ursaluna, mon("blissey", 85, ("softboiled",), "leftovers", "naturalcure"))
@@ -1005,3 +1005,19 @@ def test_sucker_punch_lands_by_the_share_of_attacks_the_target_knows():
     assert sucker(all_attacks).accuracy == pytest.approx(1.0)
     assert sucker(GARCHOMP).accuracy == pytest.approx(0.8)  # Swords Dance among its moves
     assert sucker(no_attacks) is None
+
+
+def test_an_inaccurate_two_hit_ko_lands_twice_before_it_kos():
+    """Hydreigon's Focus Blast (70%) takes about 72% of a slower Ursaring, whose Facade takes
+    38% back: the second Focus Blast KOs only where the first landed too (0.7 x 0.7), and the
+    third wherever the second KO missed (0.51 x 0.7): 0.847, where the whole game gives 0.784
+    (two landings in the three tries before the third Facade). The duel used to count the first
+    hit as 70% of its damage and the second as a KO 70% of the time: 0.91."""
+    e = MatchupEngine(DamageOracle(None), FieldState(), chance=True, landed_chance=True)
+    hydreigon = mon("hydreigon", 84, ("focusblast",))
+    ursaring = mon("ursaring", 90, ("facade",))
+    (blast,) = e.options(hydreigon, ursaring, True)
+    assert blast.accuracy == pytest.approx(0.7) and 0.5 < blast.mean < 1.0
+    assert e.duel(hydreigon, ursaring).p_a == pytest.approx(0.7 * 0.7 + 0.51 * 0.7)
+    before = MatchupEngine(DamageOracle(None), FieldState(), chance=True)
+    assert before.duel(hydreigon, ursaring).p_a == pytest.approx(0.7 + 0.3 * 0.7)

@@ -47,8 +47,9 @@ SETTLED = 0.05  # chance mode: a duel whose undecided share falls below this is 
 class _Chances:
     """Chance mode: a hit that would KO lands with its accuracy; the share of worlds where it did
     is booked as a win (with the winner's HP then) and the simulation goes on in the worlds where it
-    missed. Non-lethal hits stay expected damage. So a 70% Hurricane that KOs is a 70% loss, not a
-    hit for 70% of its damage that the target always survives."""
+    missed. Non-lethal hits stay expected damage, but the next KO chance counts only the worlds
+    where they all landed (a two-hit KO at 70% is 49% on the second try). So a 70% Hurricane that
+    KOs is a 70% loss, not a hit for 70% of its damage that the target always survives."""
 
     def __init__(self) -> None:
         self.alive = 1.0  # share of worlds where both still stand
@@ -179,6 +180,13 @@ class _Side:
     slow_left: int = 0  # ends of turn Slow Start still halves its Attack and Speed
     slow_over: bool = False  # Slow Start ended in the duel: the halved Attack and Speed are back
     flinched: float = 0.0  # the share of worlds where the foe's earlier hit this turn flinched it
+    # Chance mode: hits dealt as expected damage (their accuracy, full paralysis and a flinch as
+    # less damage) since the user's last KO chance, seen from the worlds where each landed: the
+    # share of worlds where every one of the user's landed, and the HP the target would have lost
+    # more in them. The next KO chance is tested on that HP, in that share.
+    landed: float = 1.0
+    unlanded: float = 0.0
+    unlanded_hit: float = 0.0  # the biggest of those hits in full
 
     def lock(self, move_id: str | None) -> None:
         """A choice item holds it to its first move of the stay: no other attack, setup or heal."""
@@ -211,6 +219,7 @@ class MatchupEngine:
         enemy_setup: bool = True,
         chance: bool = False,
         roll_chance: bool = False,
+        landed_chance: bool = False,
         charge_moves: bool = False,
         stat_abilities: bool = False,
         hit_boosts: bool = False,
@@ -232,6 +241,9 @@ class MatchupEngine:
         # Chance mode also counts the damage roll: a hit whose high rolls KO and low rolls do not
         # KOs in that share of worlds (off: it KOs exactly when its mean roll does).
         self.roll_chance = roll_chance
+        # ... and a KO chance that needs the user's earlier hits (inaccurate, or through full
+        # paralysis or a flinch) to have landed counts only the worlds where they all did.
+        self.landed_chance = landed_chance
         # Two-turn moves take their charging turn (and recharge moves their rest); off: every
         # damaging move hits the turn it is chosen.
         self.charge_moves = charge_moves
@@ -513,7 +525,8 @@ class MatchupEngine:
                     continue
                 if chances is not None and self._lethal_chance(user, action, target, chances, A):
                     continue
-                self._act(user, action, target, worst, is_a=user is A)
+                landed = chances is not None and self.landed_chance
+                self._act(user, action, target, worst, is_a=user is A, chances=landed)
                 if action[1] is not None and action[1].flinch and target.hurt_this_turn:
                     target.flinched = action[1].flinch  # moot if the target already moved
                 _eat_sitrus(target)
@@ -669,12 +682,16 @@ class MatchupEngine:
         if shield_takes(target.shield, opt.physical):
             return False  # an intact Disguise (or Ice Face) takes the hit: no KO through it
         mean = _dmg(opt, user, target, False, user is A) / max(opt.accuracy, 0.01)
-        kos = self._roll_ko_share(opt, mean, target.hp)
+        kos = self._roll_ko_share(opt, mean, _hp_if_landed(target))
         if kos <= 0.0:
             return False
         if (target.mon.ability == "sturdy" or target.mon.item == "focussash") and target.hp >= 1.0:
             return False  # survives at 1 HP: the ordinary path handles it
-        lands = opt.accuracy * (0.75 if user.mon.status == "par" else 1.0) * (1.0 - user.flinched)
+        lands = _lands(opt, user)
+        if mean < _hp_if_landed(target) + target.unlanded_hit:
+            lands *= user.landed  # one earlier hit missed would leave the target standing
+        # the worlds left go on at the expected HP
+        user.landed, target.unlanded, target.unlanded_hit = 1.0, 0.0, 0.0
         share = chances.alive * lands * kos
         after = min(1.0, user.hp + _hit_hp_change(opt, user.mon, target.mon, target.hp))
         # a KO its recoil (or Life Orb, or a Rocky Helmet) pays for with its own: both fall, and
@@ -715,7 +732,12 @@ class MatchupEngine:
             return 1.0
         return (high - hp) / (high - low)
 
-    def _act(self, user: _Side, action, target: _Side, worst: bool, is_a: bool) -> None:
+    def _act(
+        self, user: _Side, action, target: _Side, worst: bool, is_a: bool, chances: bool = False
+    ) -> None:
+        """One action of `user`; a hit deals its expected damage. `chances` (chance mode): the
+        chance the hit landed and the HP it took less than in full go to `user.landed` and
+        `target.unlanded` for the user's next KO chance."""
         move_id, opt = action
         user.last = move_id
         if move_id is not None:
@@ -763,14 +785,19 @@ class MatchupEngine:
         if opt.recharge:
             user.recharging = True
         dealt = _dmg(opt, user, target, worst, is_a)
+        in_full = dealt / max(opt.accuracy, 0.01)
         if user.mon.status == "par" and not worst:
             dealt *= 0.75
         if user.flinched and not worst:
             dealt *= 1.0 - user.flinched
         if dealt > 0 and shield_takes(target.shield, opt.physical):
             # Disguise takes the hit for an eighth of its HP; Ice Face a physical hit, for none
-            dealt = 1 / 8 if target.shield == "disguise" else 0.0
+            dealt = in_full = 1 / 8 if target.shield == "disguise" else 0.0
             target.shield = None
+        if chances and not worst and dealt > 0:
+            target.unlanded += max(0.0, min(in_full, target.hp) - min(dealt, target.hp))
+            target.unlanded_hit = max(target.unlanded_hit, in_full)
+            user.landed *= _lands(opt, user)
         dealt = min(dealt, target.hp)
         if target.mon.ability == "sturdy" and target.hp >= 1.0 and dealt >= 1.0:
             dealt = 0.999
@@ -1138,6 +1165,15 @@ def _berry_heal(side: _Side) -> float:
     return 0.25 + (1 / 3 if side.mon.ability == "cheekpouch" else 0.0)
 
 
+def _hp_if_landed(side: _Side) -> float:
+    """Chance mode: the side's HP in the worlds where every hit it took since the foe's last KO
+    chance landed in full (its Sitrus Berry eaten on the way, where the expected HP kept it)."""
+    hp = side.hp - side.unlanded
+    if 0 < hp <= 0.5 < side.hp and side.mon.item == "sitrusberry":
+        hp = min(1.0, hp + _berry_heal(side))
+    return max(0.01, hp) if side.hp > 0 else 0.0
+
+
 def _eat_sitrus(side: _Side) -> None:
     """A Sitrus Berry heals once its holder falls to half HP, then it is gone."""
     if 0 < side.hp <= 0.5 and side.mon.item == "sitrusberry":
@@ -1221,6 +1257,11 @@ def shield_takes(shield: str | None, physical: bool) -> bool:
 def _attacks(mon: Mon, gen: int) -> bool:
     """It has a damaging move (in the duel it uses one every turn)."""
     return any((f := move_facts(m, gen)) is not None and f.is_damaging for m in mon.moves)
+
+
+def _lands(opt: Option, user: _Side) -> float:
+    """The chance a hit of `user` lands: its accuracy, full paralysis, a flinch this turn."""
+    return opt.accuracy * (0.75 if user.mon.status == "par" else 1.0) * (1.0 - user.flinched)
 
 
 def _attack_share(mon: Mon, gen: int) -> float:

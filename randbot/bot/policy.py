@@ -114,6 +114,7 @@ def decide(
         sit.field,
         chance=config.engine_chance,
         roll_chance=config.engine_roll_chance,
+        landed_chance=config.engine_landed_chance,
         charge_moves=config.charge_moves,
         stat_abilities=config.stat_abilities,
         hit_boosts=config.hit_boosts,
