@@ -1,6 +1,6 @@
 """Replay a saved server log and print what randbot decides at each of its choices, and why.
 
-    python scripts/explain_battle.py LOG.log.json [--turns 5-9] [--bot-config FILE]
+    python scripts/explain_battle.py LOG.log.json [--turns 5-9] [--bot-config FILE_OR_JSON]
 
 The log's `inputLog` (seeds and both sides' choices) is replayed by Showdown's own simulator, so the
 stream our side saw (protocol lines and requests) is exact; the bot decides on it afresh, with the
@@ -18,6 +18,8 @@ from pathlib import Path
 from randbot.bot.config import BotConfig
 from randbot.bot.decision import explain
 from randbot.bot.player import RandBot
+from randbot.errors import RandbotError
+from randbot.evaluate.botconfigs import _settings
 from randbot.replay import choices_made, our_side, replay_log
 
 
@@ -26,13 +28,19 @@ def main() -> int:
     parser.add_argument("log", type=Path)
     parser.add_argument("--side", help="p1 or p2 (default: the randbot side)")
     parser.add_argument("--turns", default="", help="e.g. 5-9 (default: all)")
-    parser.add_argument("--bot-config", type=Path)
+    parser.add_argument(
+        "--bot-config", help="a JSON settings file, or the JSON inline: '{\"search\": false}'"
+    )
     args = parser.parse_args()
-    log = json.loads(args.log.read_text())
+    try:
+        log = json.loads(args.log.read_text())
+        config = BotConfig().with_overrides(_settings(args.bot_config or "{}"))
+    except (OSError, ValueError, RandbotError) as exc:
+        print(f"explain_battle: {exc}", file=sys.stderr)
+        return 2
     side = args.side or our_side(log)
     low, _, high = args.turns.partition("-")
     first, last = int(low or 0), int(high or low or 10**6)
-    config = BotConfig.from_file(args.bot_config) if args.bot_config else BotConfig()
     bot = RandBot(battle_format=log["format"], start_listening=False, bot_config=config)
     made = iter(choices_made(log, side))
     print(f"{log[side]} ({side}) vs {log['p2' if side == 'p1' else 'p1']}; winner {log['winner']}")

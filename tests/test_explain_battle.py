@@ -42,3 +42,21 @@ def test_no_recover_that_only_undoes_the_enemy_hit(explain_battle):
     assert len(stays) >= 4
     assert all("played: move recover" in line for line in stays)  # what the old bot did
     assert not any("plan-stay: move recover" in line for line in stays)
+
+
+def test_bad_settings_or_a_missing_log_fail_in_one_line():
+    """The settings come from a file or inline JSON; an unknown key, unreadable JSON or a missing
+    log is one line on stderr and exit 2, not a traceback."""
+    script = str(ROOT / "scripts" / "explain_battle.py")
+    cases = [
+        [str(LOG), "--bot-config", '{"no_such_setting": 1}'],
+        [str(LOG), "--bot-config", "{not json"],
+        [str(ROOT / "no-such.log.json")],
+    ]
+    for args in cases:
+        result = subprocess.run(
+            [sys.executable, script, *args], capture_output=True, text=True, timeout=120, cwd=ROOT
+        )
+        assert result.returncode == 2, result.stderr
+        assert "Traceback" not in result.stderr
+        assert len(result.stderr.strip().splitlines()) == 1, result.stderr
