@@ -47,3 +47,16 @@ def test_intrepid_sword_is_spent_once_its_holder_has_been_out() -> None:
     other.ability = "roughskin"
     other.set_hp_status("200/331")
     assert not entry_boost_spent(other)
+
+
+def test_supreme_overlord_carries_its_fallen_allies_into_the_ability_state() -> None:
+    # `|-start|p2a: Kingambit|fallen5|[silent]`: Showdown powers the holder's moves by the count
+    # in its ability's state; the search's Kingambit came in with none, so its +2 Sucker Punch
+    # fell short of a KO it had (seed 24, battle 394)
+    from randbot.lookahead.state import _ability_state
+
+    kingambit = Pokemon(gen=9, species="kingambit")
+    assert _ability_state(kingambit) == {}
+    kingambit.start_effect("fallen5")
+    assert _ability_state(kingambit) == {"fallen": 5}
+    assert "fallen5" not in _volatiles(kingambit, None, random.Random(0))

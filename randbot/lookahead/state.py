@@ -241,10 +241,13 @@ def _volatiles(mon: Pokemon, last_move: str | None, rng: random.Random) -> dict[
 
 def _ability_state(mon: Pokemon) -> dict[str, int]:
     """Slow Start's turns left: 5 from its start, one per end of turn after the one it came in
-    on (poke-env counts that one too)."""
+    on (poke-env counts that one too); Supreme Overlord's fallen allies (its `fallenN` effect,
+    which Showdown keeps in the ability's state and powers the holder's moves by)."""
     for effect, count in mon.effects.items():
         if effect.name == "SLOW_START":
             return {"counter": slow_start_turns_left(int(count))}
+        if effect.name.startswith("FALLEN") and effect.name[-1:].isdigit():
+            return {"fallen": int(effect.name[-1])}
     return {}
 
 
