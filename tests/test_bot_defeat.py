@@ -383,3 +383,23 @@ def test_recorded_a_forced_entry_is_planned_with_the_tera_still_to_use(explain_b
     (line,) = [x for x in explain_battle(log, "8", {}) if " t8 defeat/plan-entry" in x]
     assert "plan-entry: switch p2: Typhlosion" in line and "Typhlosion +1.2" in line
     assert "-1.03" not in line.split("||")[0]
+
+
+@pytest.mark.integration
+def test_recorded_a_plan_short_of_two_plies_stays_rather_than_switch_on_one_ply_values(
+    explain_battle,
+):
+    """Recorded (seed 24, battle 457, turn 3): against a Froslass the plan ran out of time before
+    two plies and switched to Landorus on one-ply values (+1.51 against a stay at +0.77; with its
+    time it stayed, at +1.77); Landorus took a Poltergeist for nothing. A tiny budget reproduces
+    the starved plan: it now stays and says why."""
+    log = FIXTURES / "shallow-plan-switch-vs-heuristic.log.json"
+    starved = {"search": False, "budget_ms": 10}
+    off = next(
+        x
+        for x in explain_battle(log, "3", {**starved, "planner_shallow_stay": False})
+        if " t3 " in x
+    )
+    on = next(x for x in explain_battle(log, "3", starved) if " t3 " in x)
+    assert "plan-switch: switch p1: Landorus" in off
+    assert "plan-stay: move" in on

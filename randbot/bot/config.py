@@ -137,6 +137,10 @@ class BotConfig:
     # A Pokémon whose ability raises it after a KO (Moxie, Chilling Neigh, Grim Neigh) is fought
     # at +1 by the plan once it has KO'd a foe, ours or the enemy's.
     planner_ko_boosts: bool = True
+    # A plan whose search did not finish even two plies in its time (a big tree while most of
+    # both teams stand) stays in rather than switch on one-ply values, whose switch-ins count a
+    # won pairing where the stay counts its HP margin.
+    planner_shallow_stay: bool = True
     # Plans of equal value (the plan sees the battle won either way) go to the switch-in that
     # takes least coming in (a replacement: the enemy's next hit too), not to the team's order.
     # Of the 12 seed-11 draws that one of 911c7a0 and the default before won alone, 7 turned on

@@ -603,18 +603,26 @@ def _iterative(
     planner: Planner, root_options: list[tuple[str, callable]]
 ) -> list[tuple[str, float]]:
     """Iterative deepening over the root options; the deepest fully searched depth wins."""
+    return _deepening(planner, root_options)[0]
+
+
+def _deepening(
+    planner: Planner, root_options: list[tuple[str, callable]]
+) -> tuple[list[tuple[str, float]], int]:
+    """`_iterative`'s scores, with the depth they come from (0: not even depth 2 in time)."""
     best: list[tuple[str, float]] = []
+    reached = 0
     for depth in range(2, planner.max_depth + 1, 2):
         try:
             scores = [(label, fn(depth)) for label, fn in root_options]
         except _Timeout:
             break
-        best = scores
+        best, reached = scores, depth
         if planner.deadline.expired():
             break
     if not best:  # not even depth 2 in time: one-ply leaf values
         best = [(label, fn(0)) for label, fn in root_options]
-    return best
+    return best, reached
 
 
 def defeat(t: Tactics, config: BotConfig, forced: bool) -> Decision:
@@ -714,7 +722,7 @@ def defeat(t: Tactics, config: BotConfig, forced: bool) -> Decision:
         options.append(("stay", _stay(planner, ours, theirs, sit.active_key, enemy_key)))
     if not options:
         return Decision("move", "", "defeat", "nothing-legal")
-    scored = _iterative(planner, options)
+    scored, depth = _deepening(planner, options)
     label, value = max(scored, key=lambda lv: lv[1])
     if config.planner_entry_tie_break:
         # Plans of equal value go to the switch-in that takes least coming in (list order fed
@@ -733,6 +741,12 @@ def defeat(t: Tactics, config: BotConfig, forced: bool) -> Decision:
         "graph_nodes": planner.graph.number_of_nodes(),
         "unseen": sit.unseen,
     }
+    if depth == 0 and stay_value is not None and config.planner_shallow_stay:
+        # One-ply values set a switch-in's won pairing beside the stay's bare HP margin: no
+        # switch on them (a Landorus sent into a Poltergeist at +1.51 against a stay at +0.77,
+        # where the plan with its time stayed at +1.77)
+        notes["shallow"] = {"would_play": label, "value": round(value, 3)}
+        label, value = "stay", stay_value
     if entry_risk:
         notes["entry_risk"] = entry_risk
     if label == "stay" and config.avoid_feeding and sit.active is not None:
