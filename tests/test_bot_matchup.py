@@ -1021,3 +1021,23 @@ def test_an_inaccurate_two_hit_ko_lands_twice_before_it_kos():
     assert e.duel(hydreigon, ursaring).p_a == pytest.approx(0.7 * 0.7 + 0.51 * 0.7)
     before = MatchupEngine(DamageOracle(None), FieldState(), chance=True)
     assert before.duel(hydreigon, ursaring).p_a == pytest.approx(0.7 + 0.3 * 0.7)
+
+
+def test_iron_defense_is_body_press_set_up_and_raises_its_power_in_the_duel():
+    """Zamazenta's Body Press hits off its Defence: two Iron Defenses win the duel against a
+    physical Swalot that beats a Zamazenta pressing from the start. The duel had played Iron
+    Defense as a lost turn (only Attack, Special Attack and Speed raises counted), and scaled
+    Body Press by Special Attack stages."""
+    e = MatchupEngine(DamageOracle(None), FieldState(), chance=True, stat_abilities=True)
+    zamazenta = mon(
+        "zamazenta",
+        74,
+        ("bodypress", "irondefense", "crunch", "stoneedge"),
+        "leftovers",
+        "dauntlessshield",
+    )
+    swalot = mon("swalot", 94, ("knockoff", "earthquake", "gunkshot", "swordsdance"), "blacksludge")
+    assert e.duel(zamazenta, swalot, first="irondefense").p_a == 1.0
+    no_setup = replace(zamazenta, moves=("bodypress", "crunch", "stoneedge"))
+    assert e.duel(no_setup, swalot).p_a == 0.0
+    assert e.versus(zamazenta, [(swalot, 1.0)]).first_action == "irondefense"

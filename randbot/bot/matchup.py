@@ -755,7 +755,7 @@ class MatchupEngine:
             facts = move_facts(move_id)
             if facts is not None and cannot_touch(facts, user.mon.ability, target.mon):
                 return  # Prankster into a Dark type, Magic Bounce, Sap Sipper: no effect
-            if facts is not None and facts.is_setup:
+            if facts is not None and (facts.is_setup or _self_raise(facts)):
                 user.setups_left = max(0, user.setups_left - 1)
                 if facts.hp_cost:
                     if user.hp <= facts.hp_cost:
@@ -1293,7 +1293,15 @@ def _dmg(opt: Option, user: _Side, target: _Side, worst: bool, user_is_a: bool) 
     # Unaware (with stat_abilities): the stage changes of the other side do not count.
     own = 0 if user.abilities and target.mon.ability == "unaware" else 1
     foes = 0 if user.abilities and user.mon.ability == "unaware" else 1
-    if opt.physical:
+    if opt.move == "bodypress":  # the user's Defence (and its stages) against the target's
+        scale = _stage_ratio(user.mon.boost("def"), own * user.dfn) / _stage_ratio(
+            target.mon.boost("def"), foes * target.dfn
+        )
+    elif opt.move == "foulplay":  # the target's own Attack (and its stages)
+        scale = _stage_ratio(target.mon.boost("atk"), target.atk) / _stage_ratio(
+            target.mon.boost("def"), foes * target.dfn
+        )
+    elif opt.physical:
         scale = _stage_ratio(user.mon.boost("atk"), own * user.atk) / _stage_ratio(
             target.mon.boost("def"), foes * target.dfn
         )
@@ -1414,16 +1422,33 @@ def _best_setup(mon: Mon) -> str | None:
     best, gain = None, 0
     for move_id in mon.moves:
         facts = move_facts(move_id)
-        if facts is None or not facts.is_setup:
+        if facts is None or not (facts.is_setup or _self_raise(facts)):
             continue
         if move_id == "curse" and "GHOST" in mon.types:
             continue  # a Ghost's Curse costs it half its HP to curse the foe: no raise
         if facts.hp_cost and mon.hp_fraction <= facts.hp_cost:
             continue  # it cannot pay the HP
-        g = sum(n for s, n in facts.self_boosts if s in ("atk", "spa", "spe") and n > 0)
+        g = sum(n for s, n in facts.self_boosts if s in _raised_for(mon) and n > 0)
         if g > gain:
             best, gain = move_id, g
     return best
+
+
+def _raised_for(mon: Mon) -> tuple[str, ...]:
+    """The stats whose raise makes `mon` hit harder or first: its Defence too with Body Press
+    (Iron Defense is its set-up)."""
+    if "bodypress" in mon.moves:
+        return ("atk", "def", "spa", "spe")
+    return ("atk", "spa", "spe")
+
+
+def _self_raise(facts: MoveFacts) -> bool:
+    """A status move that only raises its user's stats (Iron Defense, Cosmic Power, Amnesia)."""
+    return (
+        facts.category == "Status"
+        and bool(facts.self_boosts)
+        and all(n > 0 for _, n in facts.self_boosts)
+    )
 
 
 def _recovery(mon: Mon, weather: str | None) -> tuple[str | None, float]:
