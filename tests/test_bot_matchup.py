@@ -1041,3 +1041,13 @@ def test_iron_defense_is_body_press_set_up_and_raises_its_power_in_the_duel():
     no_setup = replace(zamazenta, moves=("bodypress", "crunch", "stoneedge"))
     assert e.duel(no_setup, swalot).p_a == 0.0
     assert e.versus(zamazenta, [(swalot, 1.0)]).first_action == "irondefense"
+
+
+def test_a_chance_self_raise_is_not_counted_as_sure():
+    """Diamond Storm raises its user's Defence by two half the time: no sure raise in the duels
+    (the duels raised a Diancie two stages with every hit, where one hit in two does); Close
+    Combat's drops come every time."""
+    from randbot.bot.movefacts import move_facts
+
+    assert move_facts("diamondstorm").self_boosts == ()
+    assert dict(move_facts("closecombat").self_boosts) == {"def": -1, "spd": -1}

@@ -188,9 +188,9 @@ def move_facts(move_id: str, gen: int = GEN) -> MoveFacts | None:
     drain = entry.get("drain")
     heal = entry.get("heal")
     category = _category(entry, gen)
-    self_boosts = (
-        entry.get("self", {}).get("boosts") if isinstance(entry.get("self"), dict) else None
-    )
+    own = entry.get("self") if isinstance(entry.get("self"), dict) else {}
+    # a sure self effect only: Diamond Storm's +2 Defence comes half the time
+    self_boosts = own.get("boosts") if own.get("chance", 100) >= 100 else None
     if isinstance(entry.get("selfBoost"), dict):
         # Scale Shot's +1 Speed -1 Defence, Clanging Scales' -1 Defence: once per use, after the hits
         self_boosts = {**(self_boosts or {}), **(entry["selfBoost"].get("boosts") or {})}
