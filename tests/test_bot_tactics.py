@@ -152,3 +152,20 @@ def test_tera_is_spent_to_make_a_risky_win_sure_but_not_a_sure_one_surer():
     assert t.tera_worth_it(duel(0.6), duel(0.95))  # a 70% KO against a sure one: tera
     assert not t.tera_worth_it(duel(0.8), duel(0.99))  # already won: tera kept for later
     assert not t.tera_worth_it(duel(0.6), duel(0.7))  # hardly surer
+
+
+def test_a_hazard_is_worth_nothing_to_a_user_the_enemy_kos_before_it_moves():
+    """A hazard move's worth on the enemies to come counts as often as its user gets to move:
+    always for a Donphan that stands a hit, never for one a faster Dragapult KOs first."""
+    from randbot.bot.tactics import _acts_first_turn
+
+    foe = species_mon("dragapult", 74, ("dracometeor",), "choicespecs", "infiltrator")
+    engine = MatchupEngine(DamageOracle(None), FieldState())
+
+    def acts(hp: float) -> float:
+        me = species_mon("donphan", 84, ("stealthrock", "earthquake"), "leftovers", "sturdy")
+        me = replace(me, hp=round(me.max_hp * hp))
+        return _acts_first_turn(engine.versus(me, [(foe, 1.0)], first="stealthrock"))
+
+    assert acts(1.0) == 1.0
+    assert acts(0.05) == 0.0

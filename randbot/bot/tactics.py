@@ -104,6 +104,8 @@ class Tactics:
             for move_id, worth in later.items():
                 agg = self.engine.versus(mon, self.enemy, first=move_id)
                 reach = self._choice_reach(mon, move_id)
+                # a hazard laid only where its user gets to move before the enemy KOs it
+                worth *= _acts_first_turn(agg)
                 out.append(MoveEval(move_id, tera, agg, self._dealt(mon, move_id), worth, reach))
         return out
 
@@ -398,6 +400,13 @@ class Tactics:
                 (key, self.engine.versus(self.engine.entering(mon), self.enemy, a_pre_damage=pre))
             )
         return out
+
+
+def _acts_first_turn(agg: Aggregate) -> float:
+    """The chance the active acts this turn in its duel: always unless the enemy's first hit
+    KOs it, then as often as it moves first (Stealth Rock's worth went to a Donphan that a
+    faster Facade KO'd, over the Earthquake that KO'd the Luxray)."""
+    return 1.0 if agg.ttk_ba > 1 else agg.a_first
 
 
 def _is_setup(move_id: str) -> bool:
