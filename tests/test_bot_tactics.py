@@ -139,21 +139,6 @@ def test_a_heal_that_keeps_pace_only_when_the_enemy_misses_is_not_chosen_over_at
     )
 
 
-def test_tera_is_spent_to_make_a_risky_win_sure_but_not_a_sure_one_surer():
-    from randbot.bot.matchup import Aggregate
-    from randbot.bot.tactics import MoveEval
-
-    foe = species_mon("garchomp", 80, ("earthquake",), "", "roughskin")
-    t = _tactics_against(foe, FieldState(), 9, 3)
-
-    def duel(p_win: float) -> MoveEval:
-        return MoveEval("focusblast", False, Aggregate(p_win, 0.8, 0.6, 2, 3, None, "attack", 1.0))
-
-    assert t.tera_worth_it(duel(0.6), duel(0.95))  # a 70% KO against a sure one: tera
-    assert not t.tera_worth_it(duel(0.8), duel(0.99))  # already won: tera kept for later
-    assert not t.tera_worth_it(duel(0.6), duel(0.7))  # hardly surer
-
-
 def test_a_hazard_is_worth_nothing_to_a_user_the_enemy_kos_before_it_moves():
     """A hazard move's worth on the enemies to come counts as often as its user gets to move:
     always for a Donphan that stands a hit, never for one a faster Dragapult KOs first."""

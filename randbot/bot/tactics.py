@@ -33,8 +33,6 @@ from randbot.bot.situation import Situation
 
 TEMPO = 0.02
 SWITCH_MARGIN = 0.3  # a switch that is not a check must beat the best move by this much
-TERA_RISKY_WIN = 0.75  # a duel won with less than this chance is worth a tera that makes it surer
-TERA_SURER = 0.25  # ... by at least this much
 RAMPAGE_MARGIN = 0.25  # a walled Outrage is kept only where it beats every other move by this
 
 
@@ -349,17 +347,14 @@ class Tactics:
         return sum(w for b, w in self.enemy if first(speed(b, field, False))) >= 0.5
 
     def tera_worth_it(self, plain: MoveEval, tera: MoveEval) -> bool:
-        """Terastallize when it flips the 1v1 or a KO threshold, or makes a risky win sure;
-        never early without cause."""
+        """Terastallize when it flips the 1v1 or a KO threshold; never early without cause."""
         flips = plain.agg.p_win < 0.5 <= tera.agg.p_win
-        # a duel won on a coin (a 70% move's KO, a speed tie) that tera wins outright
-        surer = plain.agg.p_win < TERA_RISKY_WIN and tera.agg.p_win >= plain.agg.p_win + TERA_SURER
         ko_now = tera.agg.ttk_ab <= 1 < plain.agg.ttk_ab
         last_one = len(self.sit.ours) == 1
         gain = tera.value - plain.value
         if last_one and gain > 0.05:
             return True
-        return (flips or ko_now or surer) and gain > 0.15
+        return (flips or ko_now) and gain > 0.15
 
     def incoming_on(self, mon: Mon) -> float:
         """Expected HP share `mon` loses switching in now: the enemy's hit plus our hazards."""
