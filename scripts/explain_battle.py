@@ -19,7 +19,7 @@ from randbot.bot.config import BotConfig
 from randbot.bot.decision import explain
 from randbot.bot.player import RandBot
 from randbot.errors import RandbotError
-from randbot.evaluate.botconfigs import _settings
+from randbot.evaluate.botconfigs import read_settings
 from randbot.replay import choices_made, our_side, replay_log
 
 
@@ -34,7 +34,7 @@ def main() -> int:
     args = parser.parse_args()
     try:
         log = json.loads(args.log.read_text())
-        config = BotConfig().with_overrides(_settings(args.bot_config or "{}"))
+        config = BotConfig().with_overrides(read_settings(args.bot_config or "{}"))
     except (OSError, ValueError, RandbotError) as exc:
         print(f"explain_battle: {exc}", file=sys.stderr)
         return 2

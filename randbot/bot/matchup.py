@@ -682,13 +682,14 @@ class MatchupEngine:
         if shield_takes(target.shield, opt.physical):
             return False  # an intact Disguise (or Ice Face) takes the hit: no KO through it
         mean = _dmg(opt, user, target, False, user is A) / max(opt.accuracy, 0.01)
-        kos = self._roll_ko_share(opt, mean, _hp_if_landed(target))
+        hp_if_landed = _hp_if_landed(target)
+        kos = self._roll_ko_share(opt, mean, hp_if_landed)
         if kos <= 0.0:
             return False
         if (target.mon.ability == "sturdy" or target.mon.item == "focussash") and target.hp >= 1.0:
             return False  # survives at 1 HP: the ordinary path handles it
         lands = _lands(opt, user)
-        if mean < _hp_if_landed(target) + target.unlanded_hit:
+        if mean < hp_if_landed + target.unlanded_hit:
             lands *= user.landed  # one earlier hit missed would leave the target standing
         # the worlds left go on at the expected HP
         user.landed, target.unlanded, target.unlanded_hit = 1.0, 0.0, 0.0
@@ -755,7 +756,7 @@ class MatchupEngine:
             facts = move_facts(move_id)
             if facts is not None and cannot_touch(facts, user.mon.ability, target.mon):
                 return  # Prankster into a Dark type, Magic Bounce, Sap Sipper: no effect
-            if facts is not None and (facts.is_setup or _self_raise(facts)):
+            if facts is not None and (facts.is_setup or facts.only_raises_user):
                 user.setups_left = max(0, user.setups_left - 1)
                 if facts.hp_cost:
                     if user.hp <= facts.hp_cost:
@@ -1422,7 +1423,7 @@ def _best_setup(mon: Mon) -> str | None:
     best, gain = None, 0
     for move_id in mon.moves:
         facts = move_facts(move_id)
-        if facts is None or not (facts.is_setup or _self_raise(facts)):
+        if facts is None or not (facts.is_setup or facts.only_raises_user):
             continue
         if move_id == "curse" and "GHOST" in mon.types:
             continue  # a Ghost's Curse costs it half its HP to curse the foe: no raise
@@ -1440,15 +1441,6 @@ def _raised_for(mon: Mon) -> tuple[str, ...]:
     if "bodypress" in mon.moves:
         return ("atk", "def", "spa", "spe")
     return ("atk", "spa", "spe")
-
-
-def _self_raise(facts: MoveFacts) -> bool:
-    """A status move that only raises its user's stats (Iron Defense, Cosmic Power, Amnesia)."""
-    return (
-        facts.category == "Status"
-        and bool(facts.self_boosts)
-        and all(n > 0 for _, n in facts.self_boosts)
-    )
 
 
 def _recovery(mon: Mon, weather: str | None) -> tuple[str | None, float]:

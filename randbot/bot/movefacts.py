@@ -98,6 +98,15 @@ class MoveFacts:
         return any(gains.get(s, 0) > 0 for s in ("atk", "spa", "spe"))
 
     @property
+    def only_raises_user(self) -> bool:
+        """A status move that only raises its user's stats (Iron Defense, Cosmic Power, Amnesia)."""
+        return (
+            self.category == "Status"
+            and bool(self.self_boosts)
+            and all(n > 0 for _, n in self.self_boosts)
+        )
+
+    @property
     def is_recovery(self) -> bool:
         return self.heal > 0 and self.category == "Status"
 

@@ -115,12 +115,7 @@ class Tactics:
         facts = move_facts(move_id)
         if mon.item not in CHOICE_ITEMS or mon.locked or facts is None or not facts.is_damaging:
             return (0, 0.0)
-        walled = sum(
-            slot is not self.sit.enemy_active
-            and slot.hp_fraction > 0
-            and self.engine.oracle.get(mon, slot.top, move_id, self.sit.field, True).max <= 0
-            for slot in self.sit.enemies.values()
-        )
+        walled = self._bench_walls(mon, move_id)
         return (-walled, round(type_reach(facts.type, self.engine.gen), 2))
 
     def hazard_toll(self, move_id: str) -> float:
@@ -226,10 +221,15 @@ class Tactics:
         without acting)."""
         active = self.sit.active
         assert active is not None
-        return any(
+        return self._bench_walls(active, move_id) > 0
+
+    def _bench_walls(self, mon: Mon, move_id: str) -> int:
+        """How many seen enemies on the bench take nothing from `mon`'s `move_id` (their likeliest
+        builds)."""
+        return sum(
             slot is not self.sit.enemy_active
             and slot.hp_fraction > 0
-            and self.engine.oracle.get(active, slot.top, move_id, self.sit.field, True).max <= 0
+            and self.engine.oracle.get(mon, slot.top, move_id, self.sit.field, True).max <= 0
             for slot in self.sit.enemies.values()
         )
 

@@ -37,13 +37,13 @@ def parse_bot_configs(specs: list[str]) -> dict[str, dict[str, Any]]:
             raise RandbotError(f"--bot-config names {name!r} twice")
         if not is_randbot_name(name):
             raise RandbotError(f"--bot-config {name!r} is a player that is not randbot")
-        data = _settings(path)
+        data = read_settings(path)
         BotConfig().with_overrides(data)  # an unknown key or bad value fails here, in one line
         found[name] = data
     return found
 
 
-def _settings(source: str) -> dict[str, Any]:
+def read_settings(source: str) -> dict[str, Any]:
     """The settings of FILE, or of inline JSON when `source` starts with '{'."""
     import json
     from pathlib import Path
