@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
+from functools import cache
 
 from poke_env.battle import Effect, Pokemon
+from poke_env.data import GenData
 
 from randbot.bot.movefacts import species_entry
 
@@ -248,13 +250,65 @@ def species_mon(
     )
 
 
+# Formes Showdown keeps when the Pokémon leaves the field (a permanent forme change); any other
+# forme change ends on switching out.
+LASTING_FORMES = {
+    "palafinhero",
+    "terapagosterastal",
+    "terapagosstellar",
+    "zygardecomplete",
+    "eiscuenoice",
+}
+
+
+@cache
+def _formes(species: str, gen: int) -> tuple[tuple[str, tuple, tuple], ...]:
+    """(forme id, base stats, types) of a species' other formes in generation `gen`."""
+    dex = GenData.from_gen(gen).pokedex
+    entry = dex.get(species) or {}
+    base = dex.get(to_id(entry.get("baseSpecies", species))) or entry
+    names = {to_id(f) for f in (*entry.get("otherFormes", ()), *base.get("otherFormes", ()))}
+    names.add(to_id(base.get("name", species)))
+    return tuple(
+        (n, tuple(sorted(dex[n]["baseStats"].items())), tuple(dex[n]["types"]))
+        for n in sorted(names)
+        if n in dex and n != species
+    )
+
+
+def current_species(mon: Pokemon) -> str:
+    """The forme a Pokémon is in now. poke-env takes a forme change mid-battle (Meloetta-Pirouette,
+    Palafin-Hero, Minior-Meteor, Eiscue-Noice...) into its stats and types but keeps the species
+    it came in as: the forme is the one with those stats and types. Its build (the set lookup)
+    stays the species'."""
+    stats = tuple(sorted(mon.base_stats.items()))
+    types = () if mon.is_terastallized else tuple(t.name.title() for t in mon.types if t)
+    if mon.species == "mimikyu" and any(e.name == "DISGUISE" for e in mon.effects):
+        return "mimikyubusted"  # (its Disguise broke while in: poke-env keeps that much)
+    dex = GenData.from_gen(mon.gen).pokedex.get(mon.species)
+    if mon.transformed or dex is None or tuple(sorted(dex["baseStats"].items())) == stats:
+        return mon.species
+    for name, forme_stats, forme_types in _formes(mon.species, mon.gen):
+        if forme_stats == stats and (not types or tuple(forme_types) == types):
+            # (switching out ends a forme change but these, which poke-env never undoes)
+            return name if mon.active or name in LASTING_FORMES else mon.species
+    return mon.species
+
+
 def _current_types(mon: Pokemon) -> tuple[str, ...]:
-    """The species' types, or the ones a type change left it (Double Shock leaves Pawmot
+    """The forme's types, or the ones a type change left it (Double Shock leaves Pawmot
     `???/Fighting`: the `???` is no type)."""
     if Effect.TYPECHANGE in mon.effects and mon.type_1 is not None:
         changed = [t for t in (mon.type_1, mon.type_2) if t is not None]
         return tuple(t.name for t in changed if t.name != "THREE_QUESTION_MARKS")
-    return _types_of(mon.species, [mon.type_1, mon.type_2])
+    return _types_of(current_species(mon), [mon.type_1, mon.type_2])
+
+
+def _base_stats(mon: Pokemon, forme: str) -> dict[str, int]:
+    """The forme's base stats: poke-env keeps a forme's after the Pokémon leaves the field, where
+    it is its species again (a transformed one shows its copy's)."""
+    entry = GenData.from_gen(mon.gen).pokedex.get(forme)
+    return mon.base_stats if mon.transformed or entry is None else entry["baseStats"]
 
 
 def _types_of(species_id: str, fallback: list) -> tuple[str, ...]:
@@ -296,9 +350,10 @@ def our_mon(mon: Pokemon) -> Mon:
     computed = raw_stats(base, level)
     max_hp = mon.max_hp or computed[0]
     values = (max_hp, *[int(stats.get(s) or computed[i + 1]) for i, s in enumerate(STATS[1:])])
+    forme = current_species(mon)
     return Mon(
-        species=mon.species,
-        name=species_entry(mon.species).get("name", mon.species),
+        species=forme,
+        name=species_entry(forme).get("name", forme),
         level=level,
         base_types=_current_types(mon),
         tera_type=(mon.tera_type.name if mon.tera_type else (tera.upper() if tera else None)),
@@ -330,7 +385,8 @@ def enemy_mon(
 ) -> Mon:
     """One hypothesis about an enemy Pokémon: a build, placed in the battle's visible state."""
     lvl = level or mon.level or 80
-    stats = raw_stats(mon.base_stats, lvl, evs, ivs)
+    forme = current_species(mon)
+    stats = raw_stats(_base_stats(mon, forme), lvl, evs, ivs)
     seen_item = mon.item
     if seen_item not in (None, "unknown_item"):
         item = seen_item  # what the battle revealed beats what the build guessed
@@ -341,8 +397,8 @@ def enemy_mon(
     if mon.is_dynamaxed:
         stats = (stats[0] * DYNAMAX_HP, *stats[1:])
     return Mon(
-        species=mon.species,
-        name=species_entry(mon.species).get("name", mon.species),
+        species=forme,
+        name=species_entry(forme).get("name", forme),
         level=lvl,
         base_types=_current_types(mon),
         tera_type=seen_tera or (tera_type.upper() if tera_type else None),

@@ -25,6 +25,7 @@ from randbot.bot.chargeclock import ChargeClock
 from randbot.bot.config import BotConfig
 from randbot.bot.damage import DamageOracle
 from randbot.bot.decision import Deadline, Decision, explain, log_decision
+from randbot.bot.formeclock import FormeClock
 from randbot.bot.hitcount import HitCount
 from randbot.bot.policy import decide, warm_up
 from randbot.bot.toxicclock import ToxicClock
@@ -76,6 +77,7 @@ class RandBot(_Base):  # type: ignore[misc, valid-type]
         self._toxic_clock = ToxicClock()
         self._trap_clock = TrapClock()
         self._charge_clock = ChargeClock()
+        self._forme_clock = FormeClock()
         self._hit_count = HitCount()
         # battles that ended: the messages that follow a win (|deinit|, ratings) add no entries
         self._ended: OrderedDict[str, None] = OrderedDict()
@@ -137,6 +139,7 @@ class RandBot(_Base):  # type: ignore[misc, valid-type]
             self._toxic_clock.note(tag, fields)
             self._trap_clock.note(tag, fields)
             self._charge_clock.note(tag, fields)
+            self._forme_clock.note(tag, fields)
             self._hit_count.note(tag, fields)
             event = read_event(fields[1:])
             if isinstance(event, TurnStarted):
@@ -171,6 +174,7 @@ class RandBot(_Base):  # type: ignore[misc, valid-type]
                 self._toxic_clock.forget(tag)
                 self._trap_clock.forget(tag)
                 self._charge_clock.forget(tag)
+                self._forme_clock.forget(tag)
                 self._hit_count.forget(tag)
                 self._ended[tag] = None
                 if len(self._ended) > ENDED_REMEMBERED:
@@ -203,6 +207,7 @@ class RandBot(_Base):  # type: ignore[misc, valid-type]
         self._toxic_clock.correct(battle)
         self._trap_clock.correct(battle)
         self._charge_clock.correct(battle)
+        self._forme_clock.correct(battle)
         try:
             decision = decide(
                 battle,

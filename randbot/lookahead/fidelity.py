@@ -258,6 +258,7 @@ def battle_fidelity(log: dict, side: str, worker: SimWorker) -> Fidelity:
         bot._toxic_clock.correct(battle)
         bot._trap_clock.correct(battle)
         bot._charge_clock.correct(battle)
+        bot._forme_clock.correct(battle)
         builds = true_builds(log, theirs, battle)
         last_moves = bot._last_moves.get(battle.battle_tag)
         (world,) = build_worlds(battle, builds, 1, seed=index, last_moves=last_moves)

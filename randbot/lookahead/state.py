@@ -17,9 +17,8 @@ from typing import Any
 
 from poke_env.battle import Battle, Field, Pokemon, SideCondition, Weather
 from poke_env.battle.move import Move
-from poke_env.data import GenData
 
-from randbot.bot.mon import entry_boost_spent, slow_start_turns_left, to_id
+from randbot.bot.mon import current_species, entry_boost_spent, slow_start_turns_left, to_id
 
 STATS = ("hp", "atk", "def", "spa", "spd", "spe")
 RANDBATS_EV = 85
@@ -286,42 +285,6 @@ def _pokemon_state(
         if last_move:
             state["last_move"] = last_move
     return state
-
-
-LASTING_FORMES = {"palafinhero", "terapagosterastal", "terapagosstellar", "zygardecomplete"}
-
-
-@cache
-def _formes(species: str) -> tuple[tuple[str, tuple, tuple], ...]:
-    """(forme id, base stats, types) of a species' other formes."""
-    dex = GenData.from_gen(9).pokedex
-    entry = dex.get(species) or {}
-    base = dex.get(to_id(entry.get("baseSpecies", species))) or entry
-    names = {to_id(f) for f in (*entry.get("otherFormes", ()), *base.get("otherFormes", ()))}
-    names.add(to_id(base.get("name", species)))
-    return tuple(
-        (n, tuple(sorted(dex[n]["baseStats"].items())), tuple(dex[n]["types"]))
-        for n in sorted(names)
-        if n in dex and n != species
-    )
-
-
-def current_species(mon: Pokemon) -> str:
-    """The forme a Pokémon is in now. poke-env takes a forme change mid-battle (Palafin-Hero,
-    Terapagos-Terastal, Minior-Meteor...) into its stats and types but keeps the species it came
-    in as: the forme is the one with those stats and types."""
-    stats = tuple(sorted(mon.base_stats.items()))
-    types = () if mon.is_terastallized else tuple(t.name.title() for t in mon.types if t)
-    if mon.species == "mimikyu" and any(e.name == "DISGUISE" for e in mon.effects):
-        return "mimikyubusted"  # (its Disguise broke while in: poke-env keeps that much)
-    dex = GenData.from_gen(9).pokedex.get(mon.species)
-    if mon.transformed or dex is None or tuple(sorted(dex["baseStats"].items())) == stats:
-        return mon.species
-    for name, forme_stats, forme_types in _formes(mon.species):
-        if forme_stats == stats and (not types or tuple(forme_types) == types):
-            # (switching out ends a forme change but these, which poke-env never undoes)
-            return name if mon.active or name in LASTING_FORMES else mon.species
-    return mon.species
 
 
 def our_pokemon(mon: Pokemon, rng: random.Random, last_move: str | None) -> dict[str, Any]:
