@@ -15,10 +15,12 @@ from randbot.bot.damage import DamageOracle
 from randbot.bot.decision import Deadline
 from randbot.bot.defeat import (
     Planner,
+    build_planner,
     engine_fight,
     fight,
     fight_builds,
     met_on_entry,
+    pair_rates,
     tera_by_plan,
 )
 from randbot.bot.field import FieldState
@@ -403,3 +405,46 @@ def test_recorded_a_plan_short_of_two_plies_stays_rather_than_switch_on_one_ply_
     on = next(x for x in explain_battle(log, "3", starved) if " t3 " in x)
     assert "plan-switch: switch p1: Landorus" in off
     assert "plan-stay: move" in on
+
+
+def _sand_ending_situation() -> Tactics:
+    """Our Tyranitar on the board and a Rhyperior on the bench, both Rock types (sand raises their
+    Special Defence), against a Starmie's Surf, in a sandstorm about to end."""
+    sand = FieldState(weather="sand")
+    tyranitar = species_mon("tyranitar", 80, ("stoneedge",), "", "sandstream")
+    rhyperior = species_mon("rhyperior", 80, ("stoneedge",), "", "rockhead")
+    starmie = species_mon("starmie", 80, ("surf",), "", "naturalcure")
+    poke = Pokemon(gen=9, species="starmie")
+    poke.set_hp("100/100")
+    slot = EnemySlot("p2: Starmie", poke, [(starmie, 1.0)], [])
+    ours = {"p1: Tyranitar": tyranitar, "p1: Rhyperior": rhyperior}
+    sit = Situation(
+        None,
+        sand,
+        tyranitar,
+        "p1: Tyranitar",
+        ours,
+        {"p2: Starmie": slot},
+        slot,
+        0,
+        later=FieldState(),
+    )
+    return Tactics(MatchupEngine(DamageOracle(None), sand), sit, BotConfig(), Deadline(1000.0))
+
+
+def test_a_pairing_not_on_the_board_is_fought_without_a_weather_about_to_end():
+    """The board's Tyranitar meets Surf in the sand that stands; the Rhyperior that would come in
+    meets it once the sand is gone, and takes more from it."""
+    t = _sand_ending_situation()
+    planner, _ours, _theirs = build_planner(t, BotConfig(), active_tera=False)
+    slot = t.sit.enemy_active
+    clear = MatchupEngine(DamageOracle(None), FieldState())
+    board = planner.rates[("p1: Tyranitar", "p2: Starmie")]
+    assert board == pair_rates(t.engine, t.sit.ours["p1: Tyranitar"], slot)
+    assert board.ours_take < pair_rates(clear, t.sit.ours["p1: Tyranitar"], slot).ours_take
+    rhyperior = t.engine.entering(t.sit.ours["p1: Rhyperior"])
+    later = planner.rates[("p1: Rhyperior", "p2: Starmie")]
+    assert later == pair_rates(clear, rhyperior, slot)
+    assert later.ours_take > pair_rates(t.engine, rhyperior, slot).ours_take
+    fought = planner.fights[("p1: Rhyperior", "p2: Starmie")](1.0, 1.0)
+    assert fought == engine_fight(clear, rhyperior, slot)(1.0, 1.0)

@@ -3,7 +3,8 @@
 A node is (our remaining team with HP, theirs with HP, the active pair). A pairing is fought out with the
 matchup engine's per-turn rates (damage each way, speed order) until one faints; the side that lost a
 Pokémon then picks the next (we maximise, they minimise). Leaves score +1/-1 for a won/lost battle plus
-the HP margin (each Pokémon standing counting `planner_faint_weight` more). Unseen enemy slots enter
+the HP margin (each Pokémon standing counting `planner_faint_weight` more). A pairing not on the board
+now is fought without a weather or terrain about to end (`field.later_field`). Unseen enemy slots enter
 as phantoms (the format's average enemy) or are ignored, as configured. Alpha-beta with a
 transposition table keeps it fast; the explored tree is kept as a networkx DiGraph
 (`Planner.graph`) so a decision can be inspected and drawn.
@@ -409,7 +410,8 @@ def build_planner(
             on_board = slot is sit.enemy_active and (ok == sit.active_key or entry_tera)
             if config.planner_engine and can_tera and on_board:
                 # Tera is spent once: only the fight on the board now may count on it.
-                tera = _plan_fight(t, config, ours_mon.with_tera(), enemy)
+                engine = _pairing_engine(t, (ok, ek))
+                tera = _plan_fight(engine, config, ours_mon.with_tera(), enemy)
                 fights[(ok, ek)] = tera_fight(fights[(ok, ek)], tera)
     back = _came_back(t, config, rates, fights)
     after_ko = _raised_after_ko(t, config, rates, fights, back) if config.planner_ko_boosts else {}
@@ -534,17 +536,27 @@ def _pairing(
     enemy = slot
     if enemy_entering is None:
         enemy_entering = slot is not t.sit.enemy_active
+    engine = _pairing_engine(t, keys)
     if config.intimidate:
-        ours, enemy = met_on_entry(t.engine, ours, entering, slot, enemy_entering)
-    rates[keys] = pair_rates(t.engine, ours, enemy)
+        ours, enemy = met_on_entry(engine, ours, entering, slot, enemy_entering)
+    rates[keys] = pair_rates(engine, ours, enemy)
     if config.planner_engine:
-        fights[keys] = _plan_fight(t, config, ours, enemy)
+        fights[keys] = _plan_fight(engine, config, ours, enemy)
     return ours, enemy
 
 
-def _plan_fight(t: Tactics, config: BotConfig, ours: Mon, enemy: EnemySlot) -> FightFn:
+def _pairing_engine(t: Tactics, keys: tuple[str, str]) -> MatchupEngine:
+    """The pair on the board fights on the field as it stands; any other pairing meets it later,
+    without a weather or terrain about to end (the duel does not count a weather's turns down)."""
+    enemy_active = t.sit.enemy_active
+    if enemy_active is not None and keys == (t.sit.active_key, enemy_active.key):
+        return t.engine
+    return t.later_engine
+
+
+def _plan_fight(engine: MatchupEngine, config: BotConfig, ours: Mon, enemy: EnemySlot) -> FightFn:
     return engine_fight(
-        t.engine,
+        engine,
         ours,
         enemy,
         top=config.planner_builds,

@@ -9,6 +9,7 @@ weighted by each build's probability. Results are memoised by the (frozen) state
 
 from __future__ import annotations
 
+import copy
 import math
 from dataclasses import dataclass, replace
 from dataclasses import field as dc_field
@@ -271,6 +272,17 @@ class MatchupEngine:
         self.theirs_last = theirs_last and gen >= 5
         self._options: dict[tuple[Mon, Mon, bool], list[Option]] = {}
         self._duels: dict[tuple, Duel] = {}
+
+    def on_field(self, field: FieldState) -> MatchupEngine:
+        """This engine's settings on another field, with caches of its own (theirs hold results
+        priced on this engine's field); itself where the field is the same."""
+        if field == self.field:
+            return self
+        other = copy.copy(self)
+        other.field = field
+        other._options = {}
+        other._duels = {}
+        return other
 
     # -- damage requests -------------------------------------------------------------------
     def entering(self, mon: Mon, ours: bool = True) -> Mon:

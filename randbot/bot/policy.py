@@ -74,10 +74,11 @@ def _prefetch(engine: MatchupEngine, sit: Situation, deadline: Deadline, config:
         for v in variants:
             for b, _w in builds:
                 keys += engine.keys(v, b)
+    later = engine if sit.later is None else engine.on_field(sit.later)  # the bench's field
     for key, mon in sit.ours.items():
         if key != sit.active_key:
             for b, _w in builds:
-                keys += engine.keys(engine.entering(mon), b)
+                keys += later.keys(engine.entering(mon), b)
     # The decision waits at most a third of its budget for the bridge; late answers serve later turns.
     wait_s = max(0.0, deadline.until - time.perf_counter()) * BRIDGE_SHARE
     engine.oracle.prefetch(keys, wait_s=wait_s, max_calcs=config.bridge_max_calcs)

@@ -8,7 +8,7 @@ from typing import Any
 from poke_env.battle import Battle, Effect, Pokemon
 
 from randbot.bot.beliefs import Beliefs, BuildGuess, movepool, normalise, species_guesses
-from randbot.bot.field import FieldState, field_of
+from randbot.bot.field import FieldState, field_of, later_field
 from randbot.bot.mon import (
     SLOW_START_ENTRY_TURNS,
     Mon,
@@ -22,6 +22,7 @@ from randbot.bot.mon import (
     species_mon,
 )
 from randbot.bot.movefacts import species_entry
+from setdb.formats import generation
 
 TEAM_SIZE = 6
 ILLUSIONISTS = ("zoroark", "zoroarkhisui")
@@ -57,6 +58,8 @@ class Situation:
     enemy_to_move: bool = False
     # Our moves that failed last turn against this same enemy (Sucker Punch into a status move).
     failed_moves: frozenset[str] = frozenset()
+    # The field the pairings not on the board now meet (`later_field`); None: `field` as it stands.
+    later: FieldState | None = None
 
     @property
     def bench(self) -> dict[str, Mon]:
@@ -271,9 +274,10 @@ def read_situation(
         copied = _copied(battle, enemy_active.poke)
         if copied is not None:
             enemy_active.builds = [(_as_copy(b, copied), w) for b, w in enemy_active.builds]
+    field = field_of(battle)
     return Situation(
         battle=battle,
-        field=field_of(battle),
+        field=field,
         active=ours.get(active_key) if active_key else None,
         active_key=active_key,
         ours=ours,
@@ -282,4 +286,5 @@ def read_situation(
         unseen=max(0, TEAM_SIZE - len(battle.opponent_team)),
         enemy_to_move=enemy_to_move and enemy_active is not None,
         failed_moves=failed_moves,
+        later=later_field(battle, field, generation(battle.format or "") or 9),
     )

@@ -73,11 +73,20 @@ class Tactics:
         self.config = config
         self.deadline = deadline
         self._stay: Aggregate | None = None
+        self._later: MatchupEngine | None = None
 
     @property
     def enemy(self) -> list[tuple[Mon, float]]:
         assert self.sit.enemy_active is not None
         return self.sit.enemy_active.builds
+
+    @property
+    def later_engine(self) -> MatchupEngine:
+        """The engine for pairings not on the board now: the field they meet (`Situation.later`)."""
+        if self._later is None:
+            later = self.sit.later
+            self._later = self.engine if later is None else self.engine.on_field(later)
+        return self._later
 
     def available_moves(self) -> list[str]:
         return [m.id for m in self.sit.battle.available_moves]

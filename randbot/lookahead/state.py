@@ -18,6 +18,7 @@ from typing import Any
 from poke_env.battle import Battle, Field, Pokemon, SideCondition, Weather
 from poke_env.battle.move import Move
 
+from randbot.bot.field import countdowns_since
 from randbot.bot.mon import current_species, entry_boost_spent, slow_start_turns_left, to_id
 
 STATS = ("hp", "atk", "def", "spa", "spd", "spe")
@@ -373,10 +374,10 @@ def _side_conditions(conditions: dict[SideCondition, int], turn: int) -> dict[st
 
 
 def _turns_since(turn: int, started: int) -> int:
-    """End-of-turn countdowns a field effect has had: one per turn since it started, none for
-    one a lead set before turn 1. (poke-env restarts a weather's turn at each upkeep message, so
-    a weather older than a turn reads as one turn old: the fidelity check names it.)"""
-    return max(0, turn - max(1, int(started)))
+    """End-of-turn countdowns a field effect has had. (poke-env restarts a weather's turn at each
+    upkeep message, so a weather older than a turn reads as one turn old: the fidelity check
+    names it.)"""
+    return countdowns_since(turn, started)
 
 
 def _field(battle: Battle) -> dict[str, Any]:
