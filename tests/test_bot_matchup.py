@@ -1051,3 +1051,69 @@ def test_a_chance_self_raise_is_not_counted_as_sure():
 
     assert move_facts("diamondstorm").self_boosts == ()
     assert dict(move_facts("closecombat").self_boosts) == {"def": -1, "spd": -1}
+
+
+def test_electromorphosis_charges_its_holder_when_hit_and_doubles_its_next_electric_move():
+    """A Gurdurr outlasts an uncharged Bellibolt; hit by Gurdurr, Bellibolt is charged and each
+    Thunderbolt after a hit takes twice as much. The charge powers one Electric move, not Muddy
+    Water, and a Bellibolt that enters the duel charged keeps it until it spends it."""
+    from randbot.bot.matchup import _dmg, _Side
+
+    bellibolt = mon(
+        "bellibolt",
+        84,
+        ("thunderbolt", "muddywater", "slackoff", "voltswitch"),
+        "leftovers",
+        "electromorphosis",
+    )
+    gurdurr = mon(
+        "gurdurr", 85, ("drainpunch", "machpunch", "knockoff", "bulkup"), "eviolite", "guts"
+    )
+    plain = MatchupEngine(DamageOracle(None), FieldState())
+    e = MatchupEngine(DamageOracle(None), FieldState(), hit_abilities=True)
+    assert plain.duel(gurdurr, bellibolt).a_wins
+    assert not e.duel(gurdurr, bellibolt).a_wins
+    bolt, water, volt = e.options(bellibolt, gurdurr, False)
+    assert bolt.electric and volt.electric and not water.electric
+    side = _Side(bellibolt, False, 1.0, [bolt, water, volt])
+    foe = _Side(gurdurr, True, 1.0, e.options(gurdurr, bellibolt, True))
+    uncharged = _dmg(bolt, side, foe, False, False)
+    e._act(foe, ("drainpunch", foe.options[0]), side, False, is_a=True)
+    assert side.charged
+    assert _dmg(bolt, side, foe, False, False) == pytest.approx(2 * uncharged)
+    e._act(side, ("muddywater", water), foe, False, is_a=False)
+    assert side.charged  # Muddy Water does not spend it
+    e._act(side, ("thunderbolt", bolt), foe, False, is_a=False)
+    assert not side.charged
+    assert _dmg(bolt, side, foe, False, False) == pytest.approx(uncharged)
+    # a Toxapex that never hits it: a charge it entered with doubles the first Thunderbolt only
+    toxapex = mon("toxapex", 86, ("recover", "haze"), "", "regenerator")
+    one_bolt = e.options(bellibolt, toxapex, True)[0].mean
+    weakened = replace(toxapex, hp=round(1.5 * one_bolt * toxapex.max_hp))
+    assert e.duel(bellibolt, weakened).turns == 2
+    assert e.duel(replace(bellibolt, charged=True), weakened).turns == 1
+
+
+@pytest.mark.parametrize("chance", [False, True])
+def test_triple_axel_checks_accuracy_on_every_hit_and_stops_at_a_miss(chance):
+    """Weavile's Triple Axel (90% a hit, 20/40/60 power) KOs a Hariyama that one hit would KO 90%
+    of the time, one that needs two hits 81%, and one that needs all three 72.9% (before, every KO
+    was its first hit's 90%); with Loaded Dice the later hits never miss."""
+    e = MatchupEngine(DamageOracle(None), FieldState(), chance=True, roll_chance=True)
+    weavile = mon("weavile", 79, ("tripleaxel",), "heavydutyboots", "pressure")
+    hariyama = mon("hariyama", 85, ("closecombat",), "", "guts")
+    (axel,) = e.options(weavile, hariyama, True)
+    assert axel.hit_chance == pytest.approx(0.9)
+    per_hit = axel.high / 6  # the first hit's highest roll: the three hits are 1, 2 and 3 of it
+    expected = {1: 0.9, 3: 0.81, 6: 0.729}
+    for power, p in expected.items():
+        hp = 0.8 * power * per_hit  # every roll of `power` KOs, and none of the power below
+        if chance:  # Hariyama's Close Combat KOs the faster Weavile if it does not KO first
+            target = mon("hariyama", 85, ("closecombat",), "", "guts", hp=hp)
+            assert e.duel(weavile, target, plans=(0,)).p_a == pytest.approx(p, abs=0.01)
+        else:
+            assert e.ko_chance([(weavile, 1.0)], hariyama, hp) == pytest.approx(p)
+    dice = replace(weavile, item="loadeddice")
+    (sure,) = e.options(dice, hariyama, True)
+    assert sure.hit_chance == 1.0
+    assert e.ko_chance([(dice, 1.0)], hariyama, 0.8 * sure.high) == pytest.approx(0.9)

@@ -191,7 +191,9 @@ class BotConfig:
     # 465 and 468 (+10 -9 seed 11, +5 -9 seed 12): within noise, on because the duels' old
     # belief was wrong. With them, Blaze, Torrent, Overgrow and Swarm power their type's moves
     # by half once a duel brings their holder to a third of HP (a Charizard's Flamethrower KO'd a
-    # full Jumpluff from there).
+    # full Jumpluff from there); and Electromorphosis charges its holder when a hit lands on it,
+    # doubling its next Electric move (a slow Bellibolt's Thunderbolts hit twice as hard as
+    # priced, after each hit it took, and KO'd Pokémon that stayed in on it).
     hit_abilities: bool = True
     intimidate: bool = True
     # Duels count a flinch: a hit before the target moves (Iron Head 30%, 60% with Serene Grace)

@@ -19,16 +19,20 @@ from randbot.bot.field import FieldState
 from randbot.bot.futile import SPENDS_OWN_TYPE, can_status, cannot_touch, lost_its_type
 from randbot.bot.mon import BOOSTABLE, CHOICE_ITEMS, ONCE_A_BATTLE_BOOSTS, Mon, meteor_form
 from randbot.bot.movefacts import (
+    RISING_HIT_POWERS,
+    RISING_POWER_HITS,
     MoveFacts,
     effectiveness,
     healed_share,
     move_facts,
+    rising_hits,
     weather_accuracy,
 )
 from randbot.bot.pydamage import (
     full_hp_shield,
     is_grounded,
     knockable_item,
+    lands_every_hit,
     speed,
     stage_multiplier,
     type_multiplier,
@@ -96,6 +100,10 @@ class Option:
     # its user's Blaze, Torrent, Overgrow or Swarm powers it up at a third of HP or less, and the
     # calc priced it above that
     pinch: bool = False
+    electric: bool = False  # an Electric move: its user's charge (Electromorphosis) doubles it
+    # Triple Axel and Triple Kick: each hit after the first lands with this chance, and a miss
+    # ends the move (`mean`, `low` and `high` are of a use whose first hit landed)
+    hit_chance: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -181,6 +189,7 @@ class _Side:
     slow_left: int = 0  # ends of turn Slow Start still halves its Attack and Speed
     slow_over: bool = False  # Slow Start ended in the duel: the halved Attack and Speed are back
     flinched: float = 0.0  # the share of worlds where the foe's earlier hit this turn flinched it
+    charged: bool = False  # Electromorphosis (or Charge): its next Electric move deals double
     # Chance mode: hits dealt as expected damage (their accuracy, full paralysis and a flinch as
     # less damage) since the user's last KO chance, seen from the worlds where each landed: the
     # share of worlds where every one of the user's landed, and the HP the target would have lost
@@ -423,6 +432,8 @@ class MatchupEngine:
                     pinch=self.hit_abilities
                     and PINCH_ABILITIES.get(a.ability or "") == facts.type
                     and 3 * a.hp > a.max_hp,
+                    electric=facts.type == "ELECTRIC",
+                    hit_chance=_later_hit_chance(facts, a),
                 )
             )
         self._options[key] = out
@@ -494,6 +505,7 @@ class MatchupEngine:
             s.slow_left = s.mon.slow_turns if s.mon.slowed else 0
             s.salted = s.mon.salted
             s.recharging = self.charge_moves and s.mon.must_recharge
+            s.charged = s.mon.charged
             if self.hit_abilities:
                 s.shield = intact_shield(s.mon)
             if s.mon.item == "sitrusberry" and s.mon.hp_fraction <= 0.5:
@@ -695,7 +707,7 @@ class MatchupEngine:
             return False  # an intact Disguise (or Ice Face) takes the hit: no KO through it
         mean = _dmg(opt, user, target, False, user is A) / max(opt.accuracy, 0.01)
         hp_if_landed = _hp_if_landed(target)
-        kos = self._roll_ko_share(opt, mean, hp_if_landed)
+        kos = self._ko_share(opt, mean, hp_if_landed)
         if kos <= 0.0:
             return False
         if (target.mon.ability == "sturdy" or target.mon.item == "focussash") and target.hp >= 1.0:
@@ -719,6 +731,8 @@ class MatchupEngine:
             target.hp = 0.0
             return True
         if kos >= 1.0 or (1.0 - lands) >= lands * (1.0 - kos):
+            if opt.electric:
+                user.charged = False  # a miss spends the charge too
             return True  # the worlds left are mostly misses: the target stands untouched
         # the worlds left are mostly low rolls: the hit lands and the target hangs on
         hp_before = target.hp
@@ -732,6 +746,16 @@ class MatchupEngine:
 
     def _last_of_its_side(self, side: _Side) -> bool:
         return self.ours_last if side.ours else self.theirs_last
+
+    def _ko_share(self, opt: Option, mean: float, hp: float) -> float:
+        """Share of the uses whose first hit lands that KO a target at `hp` (mean `mean`): over
+        the damage rolls, and for Triple Axel over how many of its later hits land."""
+        if opt.hit_chance >= 1.0:
+            return self._roll_ko_share(opt, mean, hp)
+        return sum(
+            chance * self._roll_ko_share(run, mean * run.mean / opt.mean, hp)
+            for chance, run in _hit_runs(opt)
+        )
 
     def _roll_ko_share(self, opt: Option, mean: float, hp: float) -> float:
         """Share of a landing hit's damage rolls that KO a target at `hp` (mean roll `mean`)."""
@@ -798,6 +822,8 @@ class MatchupEngine:
         if opt.recharge:
             user.recharging = True
         dealt = _dmg(opt, user, target, worst, is_a)
+        if opt.electric:
+            user.charged = False  # the charge powers one Electric move
         in_full = dealt / max(opt.accuracy, 0.01)
         if user.mon.status == "par" and not worst:
             dealt *= 0.75
@@ -824,6 +850,8 @@ class MatchupEngine:
         hp_before = target.hp
         target.hp -= dealt
         target.hurt_this_turn = target.hurt_this_turn or dealt > 0
+        if self.hit_abilities and dealt > 0 and target.mon.ability == "electromorphosis":
+            target.charged = True  # its next Electric move deals double
         if self.hit_abilities and hp_before > 0.5 >= target.hp > 0:
             for stat, n in _AT_HALF.get(target.mon.ability, ()):
                 _boost(target, stat, n)
@@ -1048,9 +1076,11 @@ class MatchupEngine:
             factor = _entry_factor(b, entering)
             if best is None or best.high * factor < hp_fraction:
                 continue
-            high, low = best.high * factor, best.low * factor
-            spread = high - low
-            share = 1.0 if spread <= 1e-9 else min(1.0, (high - hp_fraction) / spread)
+            runs = _hit_runs(best) if best.hit_chance < 1.0 else [(1.0, best)]
+            share = sum(
+                chance * _roll_window_share(run.low * factor, run.high * factor, hp_fraction)
+                for chance, run in runs
+            )
             total += w * best.accuracy * share
         return total
 
@@ -1330,6 +1360,8 @@ def _dmg(opt: Option, user: _Side, target: _Side, worst: bool, user_is_a: bool) 
         scale *= 2  # the Multiscale that halved the calc's hit is broken
     if opt.pinch and user.hp <= 1 / 3:
         scale *= 1.5  # Blaze and its kind: a third of HP or less, and the calc priced it above
+    if opt.electric and user.charged:
+        scale *= 2  # Electromorphosis charged it (the calc priced it uncharged)
     if opt.hp_power and user.mon.hp_fraction > 0:
         # the calc priced it at the HP the user had; its power falls in step with the HP lost since
         scale *= min(1.0, max(0.0, user.hp) / user.mon.hp_fraction)
@@ -1339,6 +1371,41 @@ def _dmg(opt: Option, user: _Side, target: _Side, worst: bool, user_is_a: bool) 
     else:
         base = opt.mean * opt.accuracy
     return base * scale
+
+
+def _later_hit_chance(facts: MoveFacts, user: Mon) -> float:
+    """The chance each of Triple Axel's later hits lands (1.0 for other moves, and where Skill
+    Link or Loaded Dice lands them all): the accuracy its hit count was priced at."""
+    if facts.id not in RISING_POWER_HITS or lands_every_hit(user) or user.dynamaxed or user.z_move:
+        return 1.0
+    return facts.accuracy
+
+
+def _hit_runs(opt: Option) -> list[tuple[float, Option]]:
+    """A Triple Axel whose first hit landed, by how many of its hits land (the move stops at the
+    first miss): each run's chance, and its damage (rolls from 85% to 100% of its highest)."""
+    chance = opt.hit_chance
+    priced = rising_hits(chance)  # the power `opt.mean` stands for, in first hits
+    most = sum(RISING_HIT_POWERS)  # and `opt.high`: all hits at the highest roll
+    runs: list[tuple[float, Option]] = []
+    reach, power = 1.0, 0
+    for n, hit in enumerate(RISING_HIT_POWERS, start=1):
+        power += hit
+        ends = reach * (1.0 - chance if n < len(RISING_HIT_POWERS) else 1.0)
+        high = opt.high * power / most
+        runs.append(
+            (ends, replace(opt, mean=opt.mean * power / priced, low=0.85 * high, high=high))
+        )
+        reach *= chance
+    return runs
+
+
+def _roll_window_share(low: float, high: float, hp: float) -> float:
+    """Share of rolls spread evenly from `low` to `high` that reach `hp`."""
+    if high < hp:
+        return 0.0
+    spread = high - low
+    return 1.0 if spread <= 1e-9 else min(1.0, (high - hp) / spread)
 
 
 # Abilities that power up moves of one type by half at a third of HP or less.

@@ -82,6 +82,8 @@ class Mon:
     # Salt Cure's salt: an eighth of its HP (a quarter, Water or Steel) lost each end of turn,
     # until it leaves the field.
     salted: bool = False
+    # Charged (Electromorphosis, or the move Charge): its next Electric move deals double.
+    charged: bool = False
     # Intrepid Sword (+1 Attack) or Dauntless Shield (+1 Defense) still to come on its next
     # entry: Gen 9 grants the raise once a battle.
     entry_boost: bool = False
@@ -128,6 +130,9 @@ class Mon:
     def with_salt(self, salted: bool) -> Mon:
         return self if salted == self.salted else replace(self, salted=salted)
 
+    def with_charge(self, charged: bool) -> Mon:
+        return self if charged == self.charged else replace(self, charged=charged)
+
     def with_hp(self, hp: int) -> Mon:
         return replace(self, hp=max(0, min(self.max_hp, hp)))
 
@@ -170,8 +175,9 @@ class Mon:
         return replace(self, boosts=tuple(boosts))
 
     def fresh(self) -> Mon:
-        """The same Pokémon as it would be on switching in: boosts cleared (HP and status stay)."""
-        return replace(self, boosts=(0, 0, 0, 0, 0), locked=None)
+        """The same Pokémon as it would be on switching in: boosts and a charge cleared (HP and
+        status stay)."""
+        return replace(self, boosts=(0, 0, 0, 0, 0), locked=None, charged=False)
 
 
 def raw_stats(

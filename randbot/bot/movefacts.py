@@ -166,8 +166,20 @@ HANDLER_BOOSTS: dict[str, dict[str, int]] = {
 # Setup moves paid for in HP (a share of max HP; the move fails if the user has no more than that).
 HP_COSTS = {"bellydrum": 0.5, "filletaway": 0.5, "clangoroussoul": 1 / 3}
 
-# Each hit stronger than the last (10/20/30 or 20/40/60 power), each with its own accuracy check.
+# Each hit stronger than the last (10/20/30 or 20/40/60 power), each with its own accuracy check:
+# the move stops at the first miss.
 RISING_POWER_HITS = frozenset({"tripleaxel", "triplekick"})
+RISING_HIT_POWERS = (1, 2, 3)  # each hit's power, in units of the first hit's
+
+
+def rising_hits(chance: float) -> float:
+    """A rising-power move's expected power once its first hit landed, in units of the first
+    hit's: each later hit lands with `chance`, and a miss ends the move."""
+    total, reach = 0.0, 1.0
+    for power in RISING_HIT_POWERS:
+        total += reach * power
+        reach *= chance
+    return total
 
 
 @cache
@@ -191,8 +203,9 @@ def move_facts(move_id: str, gen: int = GEN) -> MoveFacts | None:
     else:
         hits, max_hits, calc_hits = 1.0, 1, 1.0
     if move_id in RISING_POWER_HITS:
-        hits = 1 + 2 * 0.9 + 3 * 0.81  # rising power per hit, folded into the hit count
-        calc_hits = 1 + 2 + 3
+        # rising power per hit, folded into the hit count (the first hit's accuracy stays the move's)
+        hits = rising_hits(1.0 if accuracy is True else float(accuracy) / 100)
+        calc_hits = float(sum(RISING_HIT_POWERS))
     recoil = entry.get("recoil")
     drain = entry.get("drain")
     heal = entry.get("heal")

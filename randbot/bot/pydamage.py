@@ -34,14 +34,22 @@ _TYPE_BOOST_ABILITY = {
 
 def expected_hits(move: MoveFacts, attacker: Mon) -> float:
     """Hits of one use by this attacker, in units of the first hit's power (Skill Link lands all of
-    them, Loaded Dice four or five; Max Moves and Z-moves hit once)."""
+    them, Loaded Dice four or five, or all of Triple Axel's; Max Moves and Z-moves hit once)."""
     if attacker.dynamaxed or attacker.z_move:
         return 1.0
+    if move.id in RISING_POWER_HITS and lands_every_hit(attacker):
+        return move.calc_hits
     if attacker.ability == "skilllink" and move.max_hits > 1:
-        return move.calc_hits if move.id in RISING_POWER_HITS else float(move.max_hits)
+        return float(move.max_hits)
     if attacker.item == "loadeddice" and move.max_hits >= 5:
         return 4.5
     return move.hits
+
+
+def lands_every_hit(attacker: Mon) -> bool:
+    """Skill Link and Loaded Dice take away the accuracy checks of a move's later hits (Triple
+    Axel's): once the first lands, all of them do."""
+    return attacker.ability == "skilllink" or attacker.item == "loadeddice"
 
 
 def calc_hits(move: MoveFacts, attacker: Mon) -> float:

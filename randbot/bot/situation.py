@@ -195,6 +195,11 @@ def _salted(poke: Pokemon) -> bool:
     return poke.active and Effect.SALT_CURE in poke.effects
 
 
+def _charged(poke: Pokemon) -> bool:
+    """The charge (Electromorphosis, Charge) stays on the active until an Electric move spends it."""
+    return poke.active and Effect.CHARGE in poke.effects
+
+
 def _slow_start_turns(poke: Pokemon) -> int:
     """Ends of turn Slow Start has left: on the active, five from its start less those poke-env
     counted (it counts the entry's too); on the bench, those after its entry turn."""
@@ -252,6 +257,7 @@ def read_situation(
         .with_slow_start(_slow_start_holds(battle.team[key]), _slow_start_turns(battle.team[key]))
         .with_times_hit(hits.get(key, 0))
         .with_salt(_salted(battle.team[key]))
+        .with_charge(_charged(battle.team[key]))
         for key, mon in ours.items()
     }
     for key, slot in enemies.items():
@@ -265,7 +271,8 @@ def read_situation(
                 b.with_fallen(their_fallen)
                 .with_slow_start(holds, turns)
                 .with_times_hit(taken)
-                .with_salt(_salted(slot.poke)),
+                .with_salt(_salted(slot.poke))
+                .with_charge(_charged(slot.poke)),
                 w,
             )
             for b, w in slot.builds
