@@ -14,6 +14,7 @@ from randbot.bot.config import BotConfig
 from randbot.bot.damage import DamageOracle
 from randbot.bot.decision import Deadline
 from randbot.bot.defeat import (
+    Outcome,
     Planner,
     build_planner,
     engine_fight,
@@ -374,6 +375,65 @@ def test_the_plan_builds_pairings_for_each_side_raised_by_a_ko():
         assert raised.ours_take > planner.rates[(ok, "p2: Honchkrow")].ours_take
     off, _o, _t = build_planner(tactics, BotConfig(planner_ko_boosts=False), False)
     assert off.after_ko == {} and (("p1: Blissey", "p2: Honchkrow (+1)") not in off.rates)
+
+
+def test_a_duel_winner_fights_its_next_foe_at_the_stages_it_raised():
+    """Dragonite Dragon Dances while it beats our lead; at +0 our second Pokémon would beat it, at
+    +1 it cannot, and the plan that carries the raise sees the line lost."""
+    dance = ((("atk", 1), ("spe", 1)),)
+
+    def lead_fight(ours_hp: float, theirs_hp: float) -> Outcome:
+        return Outcome(False, 0.0, 0.6, theirs_raised=dance)
+
+    fights = {
+        ("lead", "dragonite"): lead_fight,
+        ("second", "dragonite"): lambda o, t: Outcome(True, 0.5, 0.0),
+        ("second", "dragonite (+1 atk +1 spe)"): lambda o, t: Outcome(False, 0.0, 0.3),
+    }
+    asked = []
+
+    def raised_key(key: str, raises: tuple) -> str:
+        asked.append((key, raises))
+        return "dragonite (+1 atk +1 spe)"
+
+    ours, theirs = (("lead", 1.0), ("second", 1.0)), (("dragonite", 1.0),)
+
+    def value(raised) -> float:
+        planner = Planner({}, Deadline(5000), max_depth=8, fights=fights, raised_key=raised)
+        return planner.search(ours, theirs, "lead", "dragonite", 8, -math.inf, math.inf)
+
+    assert value(None) > 1.0 > value(raised_key)
+    assert asked == [("dragonite", dance)]
+
+
+def test_the_plan_makes_pairings_for_a_duel_winner_as_it_raised():
+    """planner_duel_boosts: a raise met in a line gets its own key, paired with each Pokémon of
+    the other side, once per raise and at most twice per Pokémon; a phantom or a key raised
+    already goes on as it was."""
+    from randbot.bot.defeat import RAISED_KEYS_PER_MON, build_planner
+
+    dragonite = species_mon("dragonite", 74, ("dragondance", "extremespeed"), "", "multiscale")
+    chansey = species_mon("chansey", 80, ("seismictoss",), "eviolite", "naturalcure")
+    tactics = _tera_situation({"p2: Chansey": chansey, "p2: Dragonite": dragonite}, "NORMAL")
+    off, _o, _t = build_planner(tactics, BotConfig(), active_tera=False)
+    assert off.raised_key is None
+    config = BotConfig(planner_duel_boosts=True)
+    planner, _ours, _theirs = build_planner(tactics, config, active_tera=False)
+    dance = ((("atk", 1), ("spe", 1)),)
+    up = planner.raised_key("p2: Dragonite", dance)
+    assert up == "p2: Dragonite (+1 atk +1 spe)"
+    assert planner.raised_key("p2: Dragonite", dance) == up
+    for ok in ("p1: Dragonite", "p1: Blissey"):
+        plain = planner.fight(ok, "p2: Dragonite", 1.0, 1.0)
+        raised = planner.fight(ok, up, 1.0, 1.0)
+        kept = (plain.ours_hp, -plain.theirs_hp)
+        assert (raised.ours_hp, -raised.theirs_hp) < kept, (ok, plain, raised)
+    ours_up = planner.raised_key("p1: Blissey", (("spa", 2),))
+    assert ("p1: Blissey (+2 spa)", "p2: Chansey") in planner.fights and ours_up
+    assert planner.raised_key(up, dance) is None and planner.raised_key("?1", dance) is None
+    for n in range(2, RAISED_KEYS_PER_MON + 2):
+        last = planner.raised_key("p2: Dragonite", ((("atk", n),),))
+    assert last is None
 
 
 def test_recorded_a_forced_entry_is_planned_with_the_tera_still_to_use(explain_battle):

@@ -92,6 +92,8 @@ def test_setup_plan_is_simulated():
     assert setup.first_action == "dragondance" and setup.plan == "setup1"
     assert setup.ttk_ab < plain.ttk_ab  # the boost is simulated: fewer hits needed after it
     assert setup.a_wins
+    assert setup.a_raised == (("atk", 1), ("spe", 1))  # it goes on at the stages it set up to
+    assert plain.a_raised == () and setup.b_raised == ()
 
 
 def test_stealth_rock_hurts_charizard_a_quarter():

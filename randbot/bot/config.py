@@ -137,6 +137,11 @@ class BotConfig:
     # A Pokémon whose ability raises it after a KO (Moxie, Chilling Neigh, Grim Neigh) is fought
     # at +1 by the plan once it has KO'd a foe, ours or the enemy's.
     planner_ko_boosts: bool = True
+    # A Pokémon that wins its duel having raised its stats in it (a set-up move, a sure raise of
+    # its own attack, Speed Boost) goes on in the plan at those stages, ours or the enemy's, up to
+    # two raised versions of each (a Pokémon's pairings made once more for each). Off, it went on
+    # as it came in. Not measured yet.
+    planner_duel_boosts: bool = False
     # A plan whose search did not finish even two plies in its time (a big tree while most of
     # both teams stand) stays in rather than switch on one-ply values, whose switch-ins count a
     # won pairing where the stay counts its HP margin.

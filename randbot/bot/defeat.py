@@ -45,6 +45,10 @@ TERA_PLAN_MS = 40.0  # each of the two plans tera_by_plan compares
 ENTRY_RISK_MIN = 0.05  # planner_entry_risk: a smaller chance of a KO on entry is not weighed
 
 Team = tuple[tuple[str, float], ...]  # sorted (key, hp fraction)
+Raises = tuple[tuple[str, int], ...]  # (stat, stages) a Pokémon raised in its duel
+# planner_duel_boosts: the raised keys one Pokémon may go on under in a plan (each adds its
+# pairings against every foe it can meet); a further raise goes on unraised.
+RAISED_KEYS_PER_MON = 2
 # Abilities that raise their holder by one stage when it KOs a foe.
 KO_BOOSTS = {
     "moxie": "atk",
@@ -76,6 +80,9 @@ class Outcome:
     p_win: float = -1.0
     hp_if_win: float = 0.0
     hp_if_lose: float = 0.0
+    # What the winner raised in the duel: ours, if ours wins; theirs, per enemy build fought.
+    ours_raised: Raises = ()
+    theirs_raised: tuple[Raises, ...] = ()
 
     @property
     def uncertain(self) -> bool:
@@ -142,9 +149,11 @@ def engine_fight(
         hp_win = max(HP_STEP, agg.a_hp / max(agg.p_win, 1e-6))
         hp_lose = max(HP_STEP, agg.b_hp / max(1 - agg.p_win, 1e-6))
         p = agg.p_win if chance else -1.0
+        ours_raised = max(agg.per_build, key=lambda wd: wd[0])[1].a_raised
+        theirs_raised = tuple(d.b_raised for _, d in agg.per_build)
         if agg.p_win >= 0.5:
-            return Outcome(True, hp_win, 0.0, p, hp_win, hp_lose)
-        return Outcome(False, 0.0, hp_lose, p, hp_win, hp_lose)
+            return Outcome(True, hp_win, 0.0, p, hp_win, hp_lose, ours_raised, theirs_raised)
+        return Outcome(False, 0.0, hp_lose, p, hp_win, hp_lose, ours_raised, theirs_raised)
 
     return fight_from
 
@@ -174,6 +183,7 @@ class Planner:
         entry_cost: dict[str, float] | None = None,
         back: tuple[str, str] | None = None,
         after_ko: dict[str, str] | None = None,
+        raised_key: Callable[[str, tuple], str | None] | None = None,
     ) -> None:
         self.rates = rates
         # Share of max HP each Pokémon (ours and theirs, by key) loses to hazards as it is sent
@@ -196,6 +206,9 @@ class Planner:
         # A Pokémon whose ability raises it after a KO (Moxie) goes on under this key: its
         # pairings at +1. (A Honchkrow swept after its first KO where the plan had it at +0.)
         self.after_ko = after_ko or {}
+        # A Pokémon that won its duel having raised its stats goes on under the key this returns
+        # for (its key, its raises): its pairings at those stages (None: as it was).
+        self.raised_key = raised_key
 
     # value of a position from our point of view
     def leaf(self, ours: Team, theirs: Team) -> float:
@@ -299,11 +312,11 @@ class Planner:
             return self.leaf(ours, theirs)
 
         def we_win(hp: float, a: float, b: float, label: str) -> float:
-            kept, on = self._winner(_set(ours, i, hp), i)
+            kept, on = self._winner(_set(ours, i, hp), i, out.ours_raised)
             return self.search(kept, _drop(theirs, j), on, None, depth - 1, a, b, node_id, label)
 
         def they_win(hp: float, a: float, b: float, label: str) -> float:
-            kept, on = self._winner(_set(theirs, j, hp), j)
+            kept, on = self._winner(_set(theirs, j, hp), j, out.theirs_raised)
             return self.search(_drop(ours, i), kept, None, on, depth - 1, a, b, node_id, label)
 
         if out.uncertain:  # a chance node: both endings, weighed (children searched in full)
@@ -316,9 +329,12 @@ class Planner:
             return we_win(out.ours_hp, alpha, beta, f"{i} beats {j}")
         return they_win(out.theirs_hp, alpha, beta, f"{j} beats {i}")
 
-    def _winner(self, team: Team, key: str) -> tuple[Team, str]:
-        """The team after `key` KO'd its foe, and the key it stays in under (raised by Moxie)."""
+    def _winner(self, team: Team, key: str, raises: tuple = ()) -> tuple[Team, str]:
+        """The team after `key` KO'd its foe, and the key it stays in under (raised by Moxie, or
+        by what it raised in the duel)."""
         raised = self.after_ko.get(key)
+        if raised is None and self.raised_key is not None and any(raises):
+            raised = self.raised_key(key, raises)
         if raised is None:
             return team, key
         return tuple(sorted((raised if k == key else k, h) for k, h in team)), raised
@@ -415,6 +431,7 @@ def build_planner(
                 fights[(ok, ek)] = tera_fight(fights[(ok, ek)], tera)
     back = _came_back(t, config, rates, fights)
     after_ko = _raised_after_ko(t, config, rates, fights, back) if config.planner_ko_boosts else {}
+    raised_key = _DuelRaises(t, config, rates, fights, back) if config.planner_duel_boosts else None
     # HP as it stands, not bucketed: a Pokémon on 87.5% taken as 90% survived a hit in the plan
     # that KO'd it on the board; the fights' results are bucketed, so transpositions still meet
     theirs = [(ek, _exact(slot.hp_fraction)) for ek, slot in sit.enemies.items()]
@@ -444,6 +461,7 @@ def build_planner(
         costs,
         back,
         after_ko,
+        raised_key,
     )
     return planner, ours, tuple(sorted(theirs))
 
@@ -484,13 +502,7 @@ def _raised_after_ko(
     returns the keys it goes on under. (Only one raise: a second KO leaves it at +1.)"""
     sit = t.sit
     after: dict[str, str] = {}
-    # Ours as each would enter against a raised enemy (the active as it stands, or fresh).
-    entrants = {
-        ok: hero_form(mon if ok == sit.active_key else t.engine.entering(mon))
-        for ok, mon in sit.ours.items()
-    }
-    if back is not None:
-        entrants[back[1]] = hero_form(t.engine.entering(sit.ours[back[0]]))
+    entrants = _entrants(t, back)
     for ek, slot in sit.enemies.items():
         raised = [(ko_raised(b) or b, w) for b, w in slot.builds]
         share = sum(w for (b, w), (r, _) in zip(slot.builds, raised, strict=True) if r is not b)
@@ -510,6 +522,90 @@ def _raised_after_ko(
             _pairing(t, config, rates, fights, (key, ek), up_mon, False, slot, enemy_entering=True)
         after[ok] = key
     return after
+
+
+def _entrants(t: Tactics, back: tuple[str, str] | None) -> dict[str, Mon]:
+    """Ours, by key, as each would enter against a raised enemy (the active as it stands, or
+    fresh)."""
+    sit = t.sit
+    entrants = {
+        ok: hero_form(mon if ok == sit.active_key else t.engine.entering(mon))
+        for ok, mon in sit.ours.items()
+    }
+    if back is not None:
+        entrants[back[1]] = hero_form(t.engine.entering(sit.ours[back[0]]))
+    return entrants
+
+
+class _DuelRaises:
+    """planner_duel_boosts: the key a duel's winner goes on under, at the stages it raised in the
+    duel (a Swords Dance, a Flame Charge), with its pairings made when a line first needs them.
+    Ours and theirs, once each: a raised winner that wins again goes on as it was."""
+
+    def __init__(
+        self,
+        t: Tactics,
+        config: BotConfig,
+        rates: dict[tuple[str, str], Rates],
+        fights: dict[tuple[str, str], FightFn],
+        back: tuple[str, str] | None,
+    ) -> None:
+        # (the planner's own dicts: the phantoms' rates are added to them after this is made)
+        self.t, self.config, self.rates, self.fights = t, config, rates, fights
+        self.entrants = _entrants(t, back)
+        self.keys: dict[tuple[str, tuple], str] = {}
+        self.made: dict[str, int] = {}  # raised keys made per Pokémon
+
+    def __call__(self, key: str, raises: tuple) -> str | None:
+        known = self.keys.get((key, raises))
+        if known is not None:
+            return known
+        enemy = key in self.t.sit.enemies
+        if not (enemy or key in self.entrants) or self.made.get(key, 0) >= RAISED_KEYS_PER_MON:
+            return None  # a phantom, a key raised already, or enough pairings made for it
+        self.made[key] = self.made.get(key, 0) + 1
+        if enemy:
+            up = f"{key} ({' / '.join(_described(r) for r in raises)})"
+            self._enemy_pairings(key, up, raises)
+        else:
+            up = f"{key} ({_described(raises)})"
+            self._our_pairings(key, up, raises)
+        self.keys[(key, raises)] = up
+        return up
+
+    def _our_pairings(self, ok: str, up: str, raises: Raises) -> None:
+        fighter = _shifted(self.entrants[ok], raises)
+        for ek, slot in self.t.sit.enemies.items():
+            self._fight((up, ek), fighter, False, slot, True)
+        for (a, b), r in list(self.rates.items()):
+            if a == ok and b.startswith("?"):
+                self.rates[(up, b)] = r  # a phantom meets our fresh Pokémon: raises or not
+
+    def _enemy_pairings(self, ek: str, up: str, raises: tuple[Raises, ...]) -> None:
+        slot = self.t.sit.enemies[ek]
+        top, distinct = self.config.planner_builds, self.config.planner_distinct_builds
+        fought = fight_builds(slot.builds, top, distinct)  # as engine_fight fought them
+        builds = [(_shifted(b, r), w) for (b, w), r in zip(fought, raises, strict=False)]
+        raised = replace(slot, builds=builds)
+        for ok, mon in self.entrants.items():
+            self._fight((ok, up), mon, True, raised, False)
+
+    def _fight(
+        self, keys: tuple[str, str], ours: Mon, entering: bool, slot: EnemySlot, enemy_in: bool
+    ) -> None:
+        if self.config.intimidate:
+            ours, slot = met_on_entry(self.t.engine, ours, entering, slot, enemy_in)
+        self.fights[keys] = _plan_fight(self.t, self.config, ours, slot)
+
+
+def _shifted(mon: Mon, raises: Raises) -> Mon:
+    for stat, n in raises:
+        mon = mon.shifted(stat, n)
+    return mon
+
+
+def _described(raises: Raises) -> str:
+    return " ".join(f"+{n} {stat}" for stat, n in raises) or "+0"
 
 
 def ko_raised(mon: Mon) -> Mon | None:

@@ -123,6 +123,10 @@ class Duel:
     # eat the berry reads as HP gained, where it is HP spent from a reserve.
     a_kept: float = 0.0
     b_kept: float = 0.0
+    # The stages each side raised in the duel, as it ends (a set-up, a Flame Charge, Speed Boost):
+    # a winner goes on with them.
+    a_raised: tuple[tuple[str, int], ...] = ()
+    b_raised: tuple[tuple[str, int], ...] = ()
 
     @property
     def undecided(self) -> bool:
@@ -600,6 +604,8 @@ class MatchupEngine:
             open_share=open_share,
             a_kept=_berry_heal(A) if A.hp > 0 else 0.0,
             b_kept=_berry_heal(B) if B.hp > 0 else 0.0,
+            a_raised=_raised(A),
+            b_raised=_raised(B),
         )
 
     def _choose(
@@ -1329,6 +1335,13 @@ def _boost(side: _Side, stat: str, n: int) -> None:
     base = side.mon.boost(stat)
     cur = getattr(side, attr)
     setattr(side, attr, max(-6 - base, min(6 - base, cur + n)))
+
+
+def _raised(side: _Side) -> tuple[tuple[str, int], ...]:
+    """The stages `side` raised in the duel (its drops are left out: a raise is what a winner carries
+    into its next fight that the plan would otherwise miss)."""
+    stages = (("atk", side.atk), ("def", side.dfn), ("spa", side.spa), ("spd", side.spd))
+    return tuple((stat, n) for stat, n in (*stages, ("spe", side.spe)) if n > 0)
 
 
 def _dmg(opt: Option, user: _Side, target: _Side, worst: bool, user_is_a: bool) -> float:

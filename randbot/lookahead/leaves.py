@@ -29,6 +29,7 @@ def planner_leaves(t: Tactics, config: BotConfig, budget_ms: float) -> LeafValue
         base.entry_cost,
         base.back,
         base.after_ko,
+        base.raised_key,
     )
     ours_known = set(t.sit.ours)
     theirs_known = set(t.sit.enemies)
