@@ -593,9 +593,10 @@ class _DuelRaises:
     def _fight(
         self, keys: tuple[str, str], ours: Mon, entering: bool, slot: EnemySlot, enemy_in: bool
     ) -> None:
+        engine = self.t.later_engine  # a raised winner's next pairing is never the board's
         if self.config.intimidate:
-            ours, slot = met_on_entry(self.t.engine, ours, entering, slot, enemy_in)
-        self.fights[keys] = _plan_fight(self.t, self.config, ours, slot)
+            ours, slot = met_on_entry(engine, ours, entering, slot, enemy_in)
+        self.fights[keys] = _plan_fight(engine, self.config, ours, slot)
 
 
 def _shifted(mon: Mon, raises: Raises) -> Mon:
