@@ -139,8 +139,9 @@ class BotConfig:
     planner_ko_boosts: bool = True
     # A Pokémon that wins its duel having raised its stats in it (a set-up move, a sure raise of
     # its own attack, Speed Boost) goes on in the plan at those stages, ours or the enemy's, up to
-    # two raised versions of each (a Pokémon's pairings made once more for each). Off, it went on
-    # as it came in. Not measured yet.
+    # two raised versions of each (a Pokémon's pairings made once more for each). Off, it goes on
+    # as it came in: on, 951 of 1,000 against the heuristic where off won 955 (+13 -17, seeds
+    # 11-12), decisions p95 158-161 ms against 156-158.
     planner_duel_boosts: bool = False
     # A plan whose search did not finish even two plies in its time (a big tree while most of
     # both teams stand) stays in rather than switch on one-ply values, whose switch-ins count a
