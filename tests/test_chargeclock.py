@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from poke_env.battle import Battle
+from protocol_replay import replayed
 
 from randbot.bot.chargeclock import ChargeClock
 
@@ -23,20 +24,7 @@ LINES = """|switch|p1a: Iron Jugulis|Iron Jugulis, L77|271/271
 
 
 def _battle(lines: str, clock: ChargeClock | None, until: str | None = None) -> Battle:
-    """poke-env's battle after `lines` (up to and including the line `until`), corrected by
-    `clock` as before a decision when one is given."""
-    battle = Battle(TAG, "randbot", None, gen=9)
-    battle.player_role = "p1"
-    for line in lines.splitlines():
-        fields = line.split("|")
-        if clock is not None:
-            clock.note(TAG, fields)
-        battle.parse_message(fields)
-        if line == until:
-            break
-    if clock is not None:
-        clock.correct(battle)
-    return battle
+    return replayed(TAG, lines, clock, until)
 
 
 def _charging(clock: ChargeClock | None) -> bool:

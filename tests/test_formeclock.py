@@ -4,6 +4,7 @@ calc fight a Pokémon in the forme it is in now, and in the forme it re-entered 
 from __future__ import annotations
 
 from poke_env.battle import Battle
+from protocol_replay import replayed
 
 from randbot.bot.damage import _bridge_request
 from randbot.bot.field import FieldState
@@ -45,20 +46,7 @@ SKUNTANK = species_mon("skuntank", 84, ("knockoff",), ability="aftermath")
 
 
 def _battle(lines: str, clock: FormeClock | None, until: str | None = None) -> Battle:
-    """poke-env's battle after `lines` (up to and including the line `until`), corrected by
-    `clock` at each decision (each `|turn|`) when one is given."""
-    battle = Battle(TAG, "randbot", None, gen=9)
-    battle.player_role = "p1"
-    for line in lines.splitlines():
-        fields = line.split("|")
-        if clock is not None:
-            clock.note(TAG, fields)
-        battle.parse_message(fields)
-        if clock is not None and fields[1] == "turn":
-            clock.correct(battle)
-        if line == until:
-            break
-    return battle
+    return replayed(TAG, lines, clock, until)
 
 
 def _enemy(battle: Battle, name: str, moves: tuple[str, ...], ability: str) -> Mon:
