@@ -301,13 +301,13 @@ def current_species(mon: Pokemon) -> str:
     return mon.species
 
 
-def _current_types(mon: Pokemon) -> tuple[str, ...]:
-    """The forme's types, or the ones a type change left it (Double Shock leaves Pawmot
+def _current_types(mon: Pokemon, forme: str) -> tuple[str, ...]:
+    """The forme's types (`forme`: `current_species(mon)`), or the ones a type change left it (Double Shock leaves Pawmot
     `???/Fighting`: the `???` is no type)."""
     if Effect.TYPECHANGE in mon.effects and mon.type_1 is not None:
         changed = [t for t in (mon.type_1, mon.type_2) if t is not None]
         return tuple(t.name for t in changed if t.name != "THREE_QUESTION_MARKS")
-    return _types_of(current_species(mon), [mon.type_1, mon.type_2])
+    return _types_of(forme, [mon.type_1, mon.type_2])
 
 
 def _base_stats(mon: Pokemon, forme: str) -> dict[str, int]:
@@ -361,7 +361,7 @@ def our_mon(mon: Pokemon) -> Mon:
         species=forme,
         name=species_entry(forme).get("name", forme),
         level=level,
-        base_types=_current_types(mon),
+        base_types=_current_types(mon, forme),
         tera_type=(mon.tera_type.name if mon.tera_type else (tera.upper() if tera else None)),
         terastallized=mon.is_terastallized,
         stats=values,  # type: ignore[arg-type]
@@ -406,7 +406,7 @@ def enemy_mon(
         species=forme,
         name=species_entry(forme).get("name", forme),
         level=lvl,
-        base_types=_current_types(mon),
+        base_types=_current_types(mon, forme),
         tera_type=seen_tera or (tera_type.upper() if tera_type else None),
         terastallized=mon.is_terastallized,
         stats=stats,  # type: ignore[arg-type]

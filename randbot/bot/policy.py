@@ -59,7 +59,13 @@ def phase_of(sit: Situation, config: BotConfig) -> str:
     return "core"
 
 
-def _prefetch(engine: MatchupEngine, sit: Situation, deadline: Deadline, config: BotConfig) -> None:
+def _prefetch(
+    engine: MatchupEngine,
+    later: MatchupEngine,
+    sit: Situation,
+    deadline: Deadline,
+    config: BotConfig,
+) -> None:
     """This decision's calc requests in one bridge round-trip, most important first and capped:
     the active pair (and its tera form), then our bench against the enemy active. The rest (the
     planner's other pairings) is the Python estimate, so a decision stays inside its budget."""
@@ -74,11 +80,10 @@ def _prefetch(engine: MatchupEngine, sit: Situation, deadline: Deadline, config:
         for v in variants:
             for b, _w in builds:
                 keys += engine.keys(v, b)
-    later = engine if sit.later is None else engine.on_field(sit.later)  # the bench's field
     for key, mon in sit.ours.items():
         if key != sit.active_key:
             for b, _w in builds:
-                keys += later.keys(engine.entering(mon), b)
+                keys += later.keys(engine.entering(mon), b)  # on the field the bench meets
     # The decision waits at most a third of its budget for the bridge; late answers serve later turns.
     wait_s = max(0.0, deadline.until - time.perf_counter()) * BRIDGE_SHARE
     engine.oracle.prefetch(keys, wait_s=wait_s, max_calcs=config.bridge_max_calcs)
@@ -131,8 +136,8 @@ def decide(
         theirs_last=len(sit.enemies) == 1 and sit.unseen == 0,
     )
     phase = phase_of(sit, config)
-    _prefetch(engine, sit, deadline, config)
     tactics = Tactics(engine, sit, config, deadline)
+    _prefetch(engine, tactics.later_engine, sit, deadline, config)
     assumed = {"species": sit.enemy_active.top.name, **sit.enemy_active.guesses[0].describe()}
     forced = bool(battle.force_switch) or (
         not battle.available_moves and bool(battle.available_switches)

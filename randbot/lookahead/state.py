@@ -18,7 +18,7 @@ from typing import Any
 from poke_env.battle import Battle, Field, Pokemon, SideCondition, Weather
 from poke_env.battle.move import Move
 
-from randbot.bot.field import countdowns_since
+from randbot.bot.field import turns_left
 from randbot.bot.mon import current_species, entry_boost_spent, slow_start_turns_left, to_id
 
 STATS = ("hp", "atk", "def", "spa", "spd", "spe")
@@ -373,25 +373,20 @@ def _side_conditions(conditions: dict[SideCondition, int], turn: int) -> dict[st
     return out
 
 
-def _turns_since(turn: int, started: int) -> int:
-    """End-of-turn countdowns a field effect has had. (poke-env restarts a weather's turn at each
-    upkeep message, so a weather older than a turn reads as one turn old: the fidelity check
-    names it.)"""
-    return countdowns_since(turn, started)
-
-
 def _field(battle: Battle) -> dict[str, Any]:
     out: dict[str, Any] = {}
     turn = battle.turn
+    # (poke-env restarts a weather's turn at each upkeep message, so a weather older than a turn
+    # reads as one turn old unless corrected first: the fidelity check names it.)
     for weather, started in battle.weather.items():
         wid = WEATHER_IDS.get(weather)
         if wid:
             out["weather"] = wid
-            out["weather_turns"] = max(1, WEATHER_TURNS - _turns_since(turn, started))
+            out["weather_turns"] = turns_left(turn, started, WEATHER_TURNS)
     pseudo: dict[str, dict] = {}
     for fld, started in battle.fields.items():
         fid = to_id(fld.name.replace("_", ""))
-        remaining = max(1, FIELD_DURATIONS.get(fid, 5) - _turns_since(turn, started))
+        remaining = turns_left(turn, started, FIELD_DURATIONS.get(fid, 5))
         if fld.is_terrain:
             out["terrain"] = fid
             out["terrain_turns"] = remaining
