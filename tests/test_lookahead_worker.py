@@ -321,3 +321,44 @@ def test_a_spent_intrepid_sword_raises_nothing_on_the_next_entry(worker: SimWork
         return world["leaves"][0][0]["x"]
 
     assert leaf(spent=False) > leaf(spent=True)
+
+
+def _doomed_spec(ours: dict) -> dict:
+    def mon(species: str, moves: list[str], **state) -> dict:
+        return {"species": species, "level": 80, "moves": moves, "item": "leftovers", **state}
+
+    return {
+        "format": "gen9randombattle",
+        "turn": 3,
+        "sides": {
+            "p1": {"pokemon": [mon(**ours), mon("Chansey", ["seismictoss"])]},
+            "p2": {"pokemon": [mon("Dragapult", ["dragondarts"]), mon("Blissey", ["seismictoss"])]},
+        },
+        "field": {},
+    }
+
+
+@pytest.mark.parametrize(
+    ("ours", "doomed"),
+    [
+        ({"species": "Snorlax", "moves": ["bodyslam"], "hp": 20}, True),  # slower, in range
+        ({"species": "Regieleki", "moves": ["thunderbolt"], "hp": 20}, False),  # faster
+        ({"species": "Snorlax", "moves": ["bodyslam"]}, False),  # survives the hit
+        ({"species": "Snorlax", "moves": ["bodyslam"], "hp": 20, "item": "focussash"}, True),
+    ],
+)
+def test_doom_values_an_active_the_faster_foe_knocks_out_as_a_sack(
+    worker: SimWorker, ours: dict, doomed: bool
+) -> None:
+    def root(doom: bool) -> float:
+        answer = worker.request(
+            "search",
+            worlds=[{"spec": _doomed_spec(ours), "weight": 1.0}],
+            samples=1,
+            deadline_ms=5000,
+            seed=1,
+            doom=doom,
+        )
+        return answer["worlds"][0]["root_value"]
+
+    assert (root(True) < root(False) - 0.01) is doomed

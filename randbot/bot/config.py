@@ -253,6 +253,9 @@ class BotConfig:
     # (the Defeat planner's minimax over the remaining matchups, searched `search_leaf_depth` faints
     # deep, plus the static score's non-HP part).
     search_leaf: str = "static"
+    # The static score values an active the foe outspeeds and knocks out next turn as a sack
+    # rather than by its HP (a 9-HP Pokémon about to fall is not 0.3 of a healthy one).
+    search_doom: bool = False
     search_leaf_depth: int = 4
     # Chance in a simulated turn: "likely" (the likely outcome of every roll, and both sides of the
     # first coin that could go either way, weighted) or "sampled" (one seeded throw of the dice).

@@ -223,6 +223,7 @@ def _start_search(
         coverage=config.search_coverage,
         switch_share=config.search_switch_share,
         discover_margin=config.discover_margin,
+        doom=config.search_doom,
     )
     try:
         return lookahead.start(sit, settings, last_moves, allow_tera=config.tera)

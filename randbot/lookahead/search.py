@@ -86,6 +86,9 @@ class SearchSettings:
     switch_share: float = 0.15
     # A Discover rule's choice is played where the search values it this much above the plan's.
     discover_margin: float = 0.0
+    # An active the foe outspeeds and knocks out with its next attack is valued as a sack, not
+    # by its HP (the worker's static score; see doomChance in sim_worker.js).
+    doom: bool = False
 
 
 @dataclass
@@ -145,6 +148,7 @@ def _submit(worlds: list[World], ours: list[str], settings: SearchSettings, seed
         luck=settings.luck,
         by_reply=settings.coverage > 0,
         switch_share=settings.switch_share,
+        doom=settings.doom,
     )
     return Pending(rid, worlds, ours, time.perf_counter(), settings, seed)
 

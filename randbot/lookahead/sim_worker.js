@@ -5,12 +5,13 @@
 //   {"id", "op": "ping"}                         -> {"id", "ok": true, "pid"}
 //   {"id", "op": "build", "spec"}                -> {"id", "ok": true, "state": summary}
 //   {"id", "op": "search", "worlds": [{"spec", "weight", "theirs"?}], "ours": [choice...],
-//    "samples", "deadline_ms", "deadline_at"?, "seed", "luck"?, "by_reply"?, "max_turns"?}
+//    "samples", "deadline_ms", "deadline_at"?, "seed", "luck"?, "by_reply"?, "max_turns"?, "doom"?}
 //     -> {"id", "ok": true, "worlds": [...], "turns", "ms"}
 //     ("deadline_at", in epoch ms, caps the time a request waited in the queue behind another
 //     battle's: a search answered after its caller gave up is wasted work; "by_reply" plays the
 //     enemy's likelier replies first, each against all our choices; "max_turns" stops after that
-//     many simulated turns, whatever the clock)
+//     many simulated turns, whatever the clock; "doom" values an active the foe knocks out first
+//     as a sack, see doomChance())
 //   {"id", "op": "solve", "matrices": [matrix...]} -> {"id", "ok": true, "solutions": [...]}
 //   anything that fails                          -> {"id", "ok": false, "error": "what failed"}
 //
@@ -323,10 +324,51 @@ function monExtras(mon) {
   return worth;
 }
 
-function sideWorth(side) {
+function sideWorth(side, doom = false) {
   let worth = 0;
-  for (const mon of side.pokemon) worth += monWorth(mon);
+  for (const mon of side.pokemon) {
+    const p = doom && mon.isActive ? doomChance(mon, side.foe.active[0]) : 0;
+    worth += p > 0 ? (1 - p) * monWorth(mon) + p * Math.min(DOOMED, monWorth(mon)) : monWorth(mon);
+  }
   return worth + fieldWorth(side);
+}
+
+// An active Pokémon the foe outspeeds (or outprioritises) and knocks out with its next attack is
+// worth little more than the hit it can still absorb: its HP does not carry into the turns after.
+const DOOMED = 0.1;
+
+// The chance (the killing move's accuracy) that the foe knocks `mon` out before it moves.
+function doomChance(mon, foe) {
+  if (!foe || foe.fainted || foe.hp <= 0 || mon.fainted || mon.hp <= 0) return 0;
+  if (mon.hp === mon.maxhp && (mon.item === 'focussash' || mon.ability === 'sturdy')) return 0;
+  const foeFirst = Math.sign(foe.getActionSpeed() - mon.getActionSpeed());
+  const locked = foe.volatiles.choicelock?.move || foe.volatiles.encore?.move;
+  let p = 0;
+  for (const slot of foe.moveSlots) {
+    if (slot.disabled || slot.pp <= 0 || (locked && slot.id !== locked)) continue;
+    const move = Dex.moves.get(slot.id);
+    const ahead = move.priority > 0 || (move.priority === 0 && foeFirst > 0);
+    if (!ahead || damageEstimate(foe, mon, move) < mon.hp) continue;
+    p = Math.max(p, move.accuracy === true ? 1 : move.accuracy / 100);
+  }
+  return p;
+}
+
+// A move's middle-roll damage in HP by the game's formula from the stats and boosts as they
+// stand, STAB, type effectiveness and a burn (no items, abilities, weather or crits).
+function damageEstimate(source, target, move) {
+  if (!move.exists || move.category === 'Status' || move.ohko || move.damage) return 0;
+  if (!target.runImmunity(move, false)) return 0;
+  let power = move.basePower || 60;
+  if (move.multihit) power *= Array.isArray(move.multihit) ? 3 : move.multihit;
+  const physical = move.category === 'Physical';
+  const [a, d] = physical ? ['atk', 'def'] : ['spa', 'spd'];
+  const atk = source.storedStats[a] * boostFactor(source.boosts[a] || 0);
+  const def = target.storedStats[d] * boostFactor(target.boosts[d] || 0);
+  let damage = Math.floor(Math.floor((Math.floor((2 * source.level) / 5 + 2) * power * atk) / Math.max(1, def)) / 50) + 2;
+  damage *= 0.925 * (source.hasType(move.type) ? 1.5 : 1) * 2 ** Dex.getEffectiveness(move.type, target.getTypes());
+  if (physical && source.status === 'brn' && source.ability !== 'guts') damage *= 0.5;
+  return Math.floor(damage);
 }
 
 // Hazards on a side cost each Pokémon still to switch in over them; screens and Tailwind help it.
@@ -342,12 +384,13 @@ function fieldWorth(side) {
 
 // `unseen`: enemy Pokémon not in the spec (not yet revealed), counted as healthy: beating the
 // ones we know is not a won battle while they remain.
-function evaluate(battle, unseen = 0) {
+// `doom`: an active the foe will knock out first is valued as a sack (doomChance()).
+function evaluate(battle, unseen = 0, doom = false) {
   if (battle.ended && !(unseen > 0 && battle.winner === 'p1')) {
     return battle.winner === 'p1' ? 1 : battle.winner === 'p2' ? -1 : 0;
   }
   const [p1, p2] = battle.sides;
-  const diff = (sideWorth(p1) - sideWorth(p2) - unseen) / 6;
+  const diff = (sideWorth(p1, doom) - sideWorth(p2, doom) - unseen) / 6;
   return Math.max(-0.99, Math.min(0.99, diff));
 }
 
@@ -503,7 +546,7 @@ class LikelyPRNG {
   }
 }
 
-function playTurn(rootJSON, ours, theirs, seed, unseen = 0, rolloutTurns = 0, prng = null) {
+function playTurn(rootJSON, ours, theirs, seed, unseen = 0, rolloutTurns = 0, prng = null, doom = false) {
   let battle;
   try {
     battle = Battle.fromJSON(rootJSON);
@@ -527,7 +570,7 @@ function playTurn(rootJSON, ours, theirs, seed, unseen = 0, rolloutTurns = 0, pr
     }
   }
   try {
-    return {value: evaluate(battle, unseen), battle};
+    return {value: evaluate(battle, unseen, doom), battle};
   } catch (err) {
     throw explained(err, battle, `scoring where ${ours} against ${theirs} led`);
   }
@@ -689,11 +732,11 @@ function search(req) {
         if (Date.now() >= deadline) { timedOut = true; complete = false; break outer; }
         if (req.max_turns && turns >= req.max_turns) { complete = false; break outer; }
         const likely = req.luck === 'likely' ? new LikelyPRNG() : null;
-        let res = playTurn(rootJSON, ours[a], theirs[b], seed, unseen, req.rollout_turns || 0, likely);
+        let res = playTurn(rootJSON, ours[a], theirs[b], seed, unseen, req.rollout_turns || 0, likely, !!req.doom);
         turns++;
         if (likely && likely.coins.length && res.value !== undefined && Date.now() < deadline) {
           const p = likely.coins[0];
-          const other = playTurn(rootJSON, ours[a], theirs[b], seed, unseen, req.rollout_turns || 0, new LikelyPRNG(0));
+          const other = playTurn(rootJSON, ours[a], theirs[b], seed, unseen, req.rollout_turns || 0, new LikelyPRNG(0), !!req.doom);
           turns++;
           if (other.value !== undefined) {
             const value = p * res.value + (1 - p) * other.value;
@@ -712,7 +755,7 @@ function search(req) {
     let matrix = sums.map((row, a) => row.map((v, b) => (counts[a][b] && !badOurs.has(a) && !badTheirs.has(b) ? v / counts[a][b] : null)));
     let covered = complete ? 1 : 0;
     if (!complete && req.by_reply) ({matrix, covered} = fullReplies(matrix, modelMix, badOurs, badTheirs));
-    worlds.push({weight: world.weight ?? 1, ours, theirs, matrix, complete, covered, root_value: evaluate(battle, unseen), ...solve(matrix), model: expected(matrix, modelMix), model_mix: modelMix, ...(leaves ? {leaves} : {})});
+    worlds.push({weight: world.weight ?? 1, ours, theirs, matrix, complete, covered, root_value: evaluate(battle, unseen, !!req.doom), ...solve(matrix), model: expected(matrix, modelMix), model_mix: modelMix, ...(leaves ? {leaves} : {})});
   }
   return {worlds, turns, timed_out: timedOut, ms: Date.now() - started};
 }
