@@ -344,6 +344,7 @@ def _doomed_spec(ours: dict) -> dict:
         ({"species": "Snorlax", "moves": ["bodyslam"], "hp": 20}, True),  # slower, in range
         ({"species": "Regieleki", "moves": ["thunderbolt"], "hp": 20}, False),  # faster
         ({"species": "Snorlax", "moves": ["bodyslam"]}, False),  # survives the hit
+        # a sash protects only at full HP
         ({"species": "Snorlax", "moves": ["bodyslam"], "hp": 20, "item": "focussash"}, True),
     ],
 )
