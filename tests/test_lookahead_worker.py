@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from randbot.bot.mon import to_id
+from randbot.inference.scripted_players import base_power
 from randbot.lookahead.worker import SimWorker, SimWorkerError
 
 pytestmark = pytest.mark.integration
@@ -363,3 +364,25 @@ def test_doom_values_an_active_the_faster_foe_knocks_out_as_a_sack(
         return answer["worlds"][0]["root_value"]
 
     assert (root(True) < root(False) - 0.01) is doomed
+
+
+def test_the_max_power_model_plays_the_enemys_highest_base_power_move(worker: SimWorker) -> None:
+    def mix(model: str | None) -> dict[str, float]:
+        answer = worker.request(
+            "search",
+            worlds=[{"spec": _spec(), "weight": 1.0}],
+            samples=1,
+            deadline_ms=5000,
+            seed=1,
+            enemy_model=model,
+        )
+        (world,) = answer["worlds"]
+        return dict(zip(world["theirs"], world["model_mix"], strict=True))
+
+    moves = [to_id(m) for m in json.loads(LOG.read_text())["p2team"][0]["moves"]]
+    top = max(moves, key=base_power)
+    power = mix("power")
+    assert power[f"move {top}"] == pytest.approx(1.0)
+    assert not any(p for c, p in power.items() if c.startswith("switch"))  # it never switches
+    damage_minded = mix(None)
+    assert sum(p for c, p in damage_minded.items() if c.startswith("switch")) > 0

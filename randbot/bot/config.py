@@ -256,6 +256,10 @@ class BotConfig:
     # The static score values an active the foe outspeeds and knocks out next turn as a sack
     # rather than by its HP (a 9-HP Pokémon about to fall is not 0.3 of a healthy one).
     search_doom: bool = False
+    # Once the tracker's player model gives MaxBasePowerPlayer at least this weight, the search
+    # plays the enemy's choice as that script's (its highest base power, no switch) rather than
+    # as a damage-minded player's mix (0: off).
+    search_scripted_enemy: float = 0.0
     search_leaf_depth: int = 4
     # Chance in a simulated turn: "likely" (the likely outcome of every roll, and both sides of the
     # first coin that could go either way, weighted) or "sampled" (one seeded throw of the dice).

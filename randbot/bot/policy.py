@@ -114,7 +114,7 @@ def decide(
     )
     if sit.enemy_active is None:
         return blind_entry(sit, oracle)
-    pending = _start_search(sit, config, last_moves)
+    pending = _start_search(sit, config, last_moves, scripted_enemy(tracker, config))
     engine = MatchupEngine(
         oracle,
         sit.field,
@@ -195,8 +195,19 @@ def with_gimmick(
         return decision
 
 
+def scripted_enemy(tracker: Any | None, config: BotConfig) -> str:
+    """The scripted player the tracker is sure the enemy is ("power"), else ""."""
+    policy = getattr(tracker, "team_policy", None)
+    if config.search_scripted_enemy <= 0 or policy is None:
+        return ""
+    return "power" if policy.weight_of("power") >= config.search_scripted_enemy else ""
+
+
 def _start_search(
-    sit: Situation, config: BotConfig, last_moves: dict[str, str] | None
+    sit: Situation,
+    config: BotConfig,
+    last_moves: dict[str, str] | None,
+    enemy_model: str = "",
 ) -> lookahead.Pending | None:
     """The simulator's search, sent before the bot's own decision so both run at once."""
     if not config.search:
@@ -224,6 +235,7 @@ def _start_search(
         switch_share=config.search_switch_share,
         discover_margin=config.discover_margin,
         doom=config.search_doom,
+        enemy_model=enemy_model,
     )
     try:
         return lookahead.start(sit, settings, last_moves, allow_tera=config.tera)

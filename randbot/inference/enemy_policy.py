@@ -76,3 +76,7 @@ class TeamPolicy:
     def weights(self) -> list[float]:
         """The posterior over player models from every member (for logs and reports)."""
         return self.weights_without(EnemyBelief(species="", species_id=""))
+
+    def weight_of(self, model: str) -> float:
+        """The posterior of one player model (one of choice_model.POLICIES) from every member."""
+        return dict(zip(POLICIES, self.weights(), strict=True))[model]

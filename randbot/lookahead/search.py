@@ -89,6 +89,9 @@ class SearchSettings:
     # An active the foe outspeeds and knocks out with its next attack is valued as a sack, not
     # by its HP (the worker's static score; see doomChance in sim_worker.js).
     doom: bool = False
+    # The enemy played as a scripted player the tracker has identified ("power": poke-env's
+    # MaxBasePowerPlayer, see maxPowerMix in sim_worker.js) in place of the damage-minded mix.
+    enemy_model: str = ""
 
 
 @dataclass
@@ -149,6 +152,7 @@ def _submit(worlds: list[World], ours: list[str], settings: SearchSettings, seed
         by_reply=settings.coverage > 0,
         switch_share=settings.switch_share,
         doom=settings.doom,
+        enemy_model=settings.enemy_model or None,
     )
     return Pending(rid, worlds, ours, time.perf_counter(), settings, seed)
 
@@ -314,6 +318,8 @@ def finish(
         pending.settings.scope,
         pending.settings.switch_margin,
     )
+    if pending.settings.enemy_model and "search" in checked.notes:
+        checked.notes["search"]["enemy_model"] = pending.settings.enemy_model
     checked = confirm_switch(pending, decision, checked)
     return confirm_switch(pending, checked, break_tie(pending, checked, decision_started))
 

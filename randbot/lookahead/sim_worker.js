@@ -5,13 +5,15 @@
 //   {"id", "op": "ping"}                         -> {"id", "ok": true, "pid"}
 //   {"id", "op": "build", "spec"}                -> {"id", "ok": true, "state": summary}
 //   {"id", "op": "search", "worlds": [{"spec", "weight", "theirs"?}], "ours": [choice...],
-//    "samples", "deadline_ms", "deadline_at"?, "seed", "luck"?, "by_reply"?, "max_turns"?, "doom"?}
+//    "samples", "deadline_ms", "deadline_at"?, "seed", "luck"?, "by_reply"?, "max_turns"?, "doom"?,
+//    "enemy_model"?}
 //     -> {"id", "ok": true, "worlds": [...], "turns", "ms"}
 //     ("deadline_at", in epoch ms, caps the time a request waited in the queue behind another
 //     battle's: a search answered after its caller gave up is wasted work; "by_reply" plays the
 //     enemy's likelier replies first, each against all our choices; "max_turns" stops after that
 //     many simulated turns, whatever the clock; "doom" values an active the foe knocks out first
-//     as a sack, see doomChance())
+//     as a sack, see doomChance(); "enemy_model": "power" plays the enemy's choice as
+//     MaxBasePowerPlayer's, see maxPowerMix())
 //   {"id", "op": "solve", "matrices": [matrix...]} -> {"id", "ok": true, "solutions": [...]}
 //   anything that fails                          -> {"id", "ok": false, "error": "what failed"}
 //
@@ -623,6 +625,18 @@ function predictedMix(battle, theirs, switchShare = SWITCH_SHARE) {
   return theirs.map((c, b) => (c.startsWith('switch') ? switchShare / switches : (moveShare * weights[b]) / moveTotal));
 }
 
+// The enemy as poke-env's MaxBasePowerPlayer (the tracker's player model, once sure of it): the
+// move with the highest base power, ties split evenly; it never switches by choice. Null when it
+// has no move to click (the damage-minded mix stands).
+function maxPowerMix(theirs) {
+  const powers = theirs.map((c) => (c.startsWith('move ') && !c.includes('terastallize') ? Dex.moves.get(c.split(' ')[1]).basePower || 0 : null));
+  const moves = powers.filter((p) => p !== null);
+  if (!moves.length) return null;
+  const top = Math.max(...moves);
+  const ties = moves.filter((p) => p === top).length;
+  return powers.map((p) => (p === top ? 1 / ties : 0));
+}
+
 function expected(matrix, mix) {
   return matrix.map((row) => {
     let total = 0;
@@ -711,7 +725,7 @@ function search(req) {
       rootJSON = JSON.stringify(battle.toJSON());
       ours = req.ours && req.ours.length ? req.ours : legalChoices(battle, 'p1', true);
       theirs = world.theirs && world.theirs.length ? world.theirs : legalChoices(battle, 'p2', !!world.enemy_tera);
-      modelMix = predictedMix(battle, theirs, req.switch_share ?? SWITCH_SHARE);
+      modelMix = (req.enemy_model === 'power' && maxPowerMix(theirs)) || predictedMix(battle, theirs, req.switch_share ?? SWITCH_SHARE);
     } catch (err) {
       throw explained(err, battle, 'serialising the built battle and listing its choices');
     }
