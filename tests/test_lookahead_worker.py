@@ -386,3 +386,24 @@ def test_the_max_power_model_plays_the_enemys_highest_base_power_move(worker: Si
     assert not any(p for c, p in power.items() if c.startswith("switch"))  # it never switches
     damage_minded = mix(None)
     assert sum(p for c, p in damage_minded.items() if c.startswith("switch")) > 0
+
+
+def test_the_move_the_enemy_repeats_takes_its_share_of_the_mix(worker: SimWorker) -> None:
+    def mix(repeat: dict | None) -> dict[str, float]:
+        answer = worker.request(
+            "search",
+            worlds=[{"spec": _spec(), "weight": 1.0}],
+            samples=1,
+            deadline_ms=5000,
+            seed=1,
+            enemy_repeat=repeat,
+        )
+        (world,) = answer["worlds"]
+        return dict(zip(world["theirs"], world["model_mix"], strict=True))
+
+    plain = mix(None)
+    weakest = min((c for c in plain if c.startswith("move ")), key=plain.__getitem__)
+    repeated = mix({"move": weakest.split()[1], "share": 0.7})
+    assert repeated[weakest] == pytest.approx(0.7 + 0.3 * plain[weakest])
+    assert sum(repeated.values()) == pytest.approx(1.0)
+    assert mix({"move": "notamove", "share": 0.7}) == plain  # a move it cannot click: no change

@@ -260,6 +260,9 @@ class BotConfig:
     # plays the enemy's choice as that script's (its highest base power, no switch) rather than
     # as a damage-minded player's mix (0: off).
     search_scripted_enemy: float = 0.0
+    # The move the enemy's active last chose against ours, both still in, takes this share of
+    # the search's model of the enemy's choice (0: off); see randbot/bot/pairingmoves.py.
+    search_repeat_share: float = 0.0
     search_leaf_depth: int = 4
     # Chance in a simulated turn: "likely" (the likely outcome of every roll, and both sides of the
     # first coin that could go either way, weighted) or "sampled" (one seeded throw of the dice).

@@ -27,6 +27,7 @@ from randbot.bot.damage import DamageOracle
 from randbot.bot.decision import Deadline, Decision, explain, log_decision
 from randbot.bot.formeclock import FormeClock
 from randbot.bot.hitcount import HitCount
+from randbot.bot.pairingmoves import PairingMoves
 from randbot.bot.policy import decide, warm_up
 from randbot.bot.toxicclock import ToxicClock
 from randbot.bot.trapclock import TrapClock
@@ -79,6 +80,7 @@ class RandBot(_Base):  # type: ignore[misc, valid-type]
         self._charge_clock = ChargeClock()
         self._forme_clock = FormeClock()
         self._hit_count = HitCount()
+        self._pairing_moves = PairingMoves()
         # battles that ended: the messages that follow a win (|deinit|, ratings) add no entries
         self._ended: OrderedDict[str, None] = OrderedDict()
         warm_up(self.format, self.oracle)
@@ -141,6 +143,7 @@ class RandBot(_Base):  # type: ignore[misc, valid-type]
             self._charge_clock.note(tag, fields)
             self._forme_clock.note(tag, fields)
             self._hit_count.note(tag, fields)
+            self._pairing_moves.note(tag, fields)
             event = read_event(fields[1:])
             if isinstance(event, TurnStarted):
                 acted.clear()
@@ -176,6 +179,7 @@ class RandBot(_Base):  # type: ignore[misc, valid-type]
                 self._charge_clock.forget(tag)
                 self._forme_clock.forget(tag)
                 self._hit_count.forget(tag)
+                self._pairing_moves.forget(tag)
                 self._ended[tag] = None
                 if len(self._ended) > ENDED_REMEMBERED:
                     self._ended.popitem(last=False)
@@ -194,6 +198,11 @@ class RandBot(_Base):  # type: ignore[misc, valid-type]
         """Our moves that failed last turn against the enemy still in front of us."""
         failed = self._failed_last_turn.get(battle.battle_tag, {})
         return frozenset(failed.get(battle.player_role or "", set()))
+
+    def _enemy_repeat(self, battle: Battle) -> str | None:
+        """The move the enemy's active last chose against our active, both still in."""
+        enemy = "p2" if battle.player_role == "p1" else "p1"
+        return self._pairing_moves.of(battle.battle_tag, enemy)
 
     def _enemy_entry_moves(self, battle: Battle) -> set[str]:
         enemy = "p2" if battle.player_role == "p1" else "p1"
@@ -221,6 +230,7 @@ class RandBot(_Base):  # type: ignore[misc, valid-type]
                 self._enemy_entry_moves(battle),
                 self._our_failed_moves(battle),
                 self._hit_count.of(battle.battle_tag),
+                self._enemy_repeat(battle),
             )
             order = self._order(battle, decision)
         except Exception as exc:  # noqa: BLE001 - never stall a battle: a safe order instead

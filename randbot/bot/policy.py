@@ -101,6 +101,7 @@ def decide(
     enemy_entry_moves: set[str] | None = None,
     failed_moves: frozenset[str] = frozenset(),
     times_hit: dict[str, int] | None = None,
+    enemy_repeat: str | None = None,
 ) -> Decision:
     sit = read_situation(
         battle,
@@ -114,7 +115,7 @@ def decide(
     )
     if sit.enemy_active is None:
         return blind_entry(sit, oracle)
-    pending = _start_search(sit, config, last_moves, scripted_enemy(tracker, config))
+    pending = _start_search(sit, config, last_moves, scripted_enemy(tracker, config), enemy_repeat)
     engine = MatchupEngine(
         oracle,
         sit.field,
@@ -208,6 +209,7 @@ def _start_search(
     config: BotConfig,
     last_moves: dict[str, str] | None,
     enemy_model: str = "",
+    enemy_repeat: str | None = None,
 ) -> lookahead.Pending | None:
     """The simulator's search, sent before the bot's own decision so both run at once."""
     if not config.search:
@@ -236,6 +238,8 @@ def _start_search(
         discover_margin=config.discover_margin,
         doom=config.search_doom,
         enemy_model=enemy_model,
+        enemy_repeat=enemy_repeat if config.search_repeat_share > 0 else None,
+        repeat_share=config.search_repeat_share,
     )
     try:
         return lookahead.start(sit, settings, last_moves, allow_tera=config.tera)

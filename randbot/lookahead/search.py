@@ -92,6 +92,10 @@ class SearchSettings:
     # The enemy played as a scripted player the tracker has identified ("power": poke-env's
     # MaxBasePowerPlayer, see maxPowerMix in sim_worker.js) in place of the damage-minded mix.
     enemy_model: str = ""
+    # The move the enemy's active last chose against ours (both still in) takes this share of
+    # the enemy's mix, the model's mix the rest: players repeat a click against the same foe.
+    enemy_repeat: str | None = None
+    repeat_share: float = 0.0
 
 
 @dataclass
@@ -153,6 +157,11 @@ def _submit(worlds: list[World], ours: list[str], settings: SearchSettings, seed
         switch_share=settings.switch_share,
         doom=settings.doom,
         enemy_model=settings.enemy_model or None,
+        enemy_repeat=(
+            {"move": settings.enemy_repeat, "share": settings.repeat_share}
+            if settings.enemy_repeat and settings.repeat_share > 0
+            else None
+        ),
     )
     return Pending(rid, worlds, ours, time.perf_counter(), settings, seed)
 
@@ -318,8 +327,11 @@ def finish(
         pending.settings.scope,
         pending.settings.switch_margin,
     )
-    if pending.settings.enemy_model and "search" in checked.notes:
-        checked.notes["search"]["enemy_model"] = pending.settings.enemy_model
+    if "search" in checked.notes:
+        if pending.settings.enemy_model:
+            checked.notes["search"]["enemy_model"] = pending.settings.enemy_model
+        if pending.settings.enemy_repeat and pending.settings.repeat_share > 0:
+            checked.notes["search"]["enemy_repeat"] = pending.settings.enemy_repeat
     checked = confirm_switch(pending, decision, checked)
     return confirm_switch(pending, checked, break_tie(pending, checked, decision_started))
 

@@ -6,14 +6,15 @@
 //   {"id", "op": "build", "spec"}                -> {"id", "ok": true, "state": summary}
 //   {"id", "op": "search", "worlds": [{"spec", "weight", "theirs"?}], "ours": [choice...],
 //    "samples", "deadline_ms", "deadline_at"?, "seed", "luck"?, "by_reply"?, "max_turns"?, "doom"?,
-//    "enemy_model"?}
+//    "enemy_model"?, "enemy_repeat"?}
 //     -> {"id", "ok": true, "worlds": [...], "turns", "ms"}
 //     ("deadline_at", in epoch ms, caps the time a request waited in the queue behind another
 //     battle's: a search answered after its caller gave up is wasted work; "by_reply" plays the
 //     enemy's likelier replies first, each against all our choices; "max_turns" stops after that
 //     many simulated turns, whatever the clock; "doom" values an active the foe knocks out first
 //     as a sack, see doomChance(); "enemy_model": "power" plays the enemy's choice as
-//     MaxBasePowerPlayer's, see maxPowerMix())
+//     MaxBasePowerPlayer's, see maxPowerMix(); "enemy_repeat": {"move", "share"} gives the
+//     move the enemy chose last against the same foe that share of its mix, see withRepeat())
 //   {"id", "op": "solve", "matrices": [matrix...]} -> {"id", "ok": true, "solutions": [...]}
 //   anything that fails                          -> {"id", "ok": false, "error": "what failed"}
 //
@@ -637,6 +638,14 @@ function maxPowerMix(theirs) {
   return powers.map((p) => (p === top ? 1 / ties : 0));
 }
 
+// The move the enemy chose last against the same foe takes `share` of the mix (when it can
+// click it again), the model's mix the rest.
+function withRepeat(mix, theirs, {move, share}) {
+  const b = theirs.indexOf(`move ${move}`);
+  if (b < 0) return mix;
+  return mix.map((p, i) => (1 - share) * p + (i === b ? share : 0));
+}
+
 function expected(matrix, mix) {
   return matrix.map((row) => {
     let total = 0;
@@ -726,6 +735,7 @@ function search(req) {
       ours = req.ours && req.ours.length ? req.ours : legalChoices(battle, 'p1', true);
       theirs = world.theirs && world.theirs.length ? world.theirs : legalChoices(battle, 'p2', !!world.enemy_tera);
       modelMix = (req.enemy_model === 'power' && maxPowerMix(theirs)) || predictedMix(battle, theirs, req.switch_share ?? SWITCH_SHARE);
+      if (req.enemy_repeat) modelMix = withRepeat(modelMix, theirs, req.enemy_repeat);
     } catch (err) {
       throw explained(err, battle, 'serialising the built battle and listing its choices');
     }
