@@ -366,18 +366,23 @@ def test_doom_values_an_active_the_faster_foe_knocks_out_as_a_sack(
     assert (root(True) < root(False) - 0.01) is doomed
 
 
+def _model_mix(worker: SimWorker, **request) -> dict[str, float]:
+    """The search's model of the enemy's choice in the recorded battle: choice -> share."""
+    answer = worker.request(
+        "search",
+        worlds=[{"spec": _spec(), "weight": 1.0}],
+        samples=1,
+        deadline_ms=5000,
+        seed=1,
+        **request,
+    )
+    (world,) = answer["worlds"]
+    return dict(zip(world["theirs"], world["model_mix"], strict=True))
+
+
 def test_the_max_power_model_plays_the_enemys_highest_base_power_move(worker: SimWorker) -> None:
     def mix(model: str | None) -> dict[str, float]:
-        answer = worker.request(
-            "search",
-            worlds=[{"spec": _spec(), "weight": 1.0}],
-            samples=1,
-            deadline_ms=5000,
-            seed=1,
-            enemy_model=model,
-        )
-        (world,) = answer["worlds"]
-        return dict(zip(world["theirs"], world["model_mix"], strict=True))
+        return _model_mix(worker, enemy_model=model)
 
     moves = [to_id(m) for m in json.loads(LOG.read_text())["p2team"][0]["moves"]]
     top = max(moves, key=base_power)
@@ -390,16 +395,7 @@ def test_the_max_power_model_plays_the_enemys_highest_base_power_move(worker: Si
 
 def test_the_move_the_enemy_repeats_takes_its_share_of_the_mix(worker: SimWorker) -> None:
     def mix(repeat: dict | None) -> dict[str, float]:
-        answer = worker.request(
-            "search",
-            worlds=[{"spec": _spec(), "weight": 1.0}],
-            samples=1,
-            deadline_ms=5000,
-            seed=1,
-            enemy_repeat=repeat,
-        )
-        (world,) = answer["worlds"]
-        return dict(zip(world["theirs"], world["model_mix"], strict=True))
+        return _model_mix(worker, enemy_repeat=repeat)
 
     plain = mix(None)
     weakest = min((c for c in plain if c.startswith("move ")), key=plain.__getitem__)
