@@ -201,7 +201,12 @@ def scripted_enemy(tracker: Any | None, config: BotConfig) -> str:
     policy = getattr(tracker, "team_policy", None)
     if config.search_scripted_enemy <= 0 or policy is None:
         return ""
-    return "power" if policy.weight_of("power") >= config.search_scripted_enemy else ""
+    try:
+        sure = policy.weight_of("power") >= config.search_scripted_enemy
+    except Exception:  # noqa: BLE001 - a tracker problem leaves the damage-minded model
+        log.exception("the player model could not be read")
+        return ""
+    return "power" if sure else ""
 
 
 def _start_search(
