@@ -259,7 +259,7 @@ class BotConfig:
     # Once the tracker's player model gives MaxBasePowerPlayer at least this weight, the search
     # plays the enemy's choice as that script's (its highest base power, no switch) rather than
     # as a damage-minded player's mix (0: off). Against MaxBasePowerPlayer it won 991 of 1,000
-    # where the default before won 986 (+12 -7; see docs/results.md); against the heuristic it
+    # where the default before won 986 (+10 -5; see docs/results.md); against the heuristic it
     # took the enemy for the script in 6 battles of 1,500, all won.
     search_scripted_enemy: float = 0.9
     # The move the enemy's active last chose against ours, both still in, takes this share of
