@@ -330,8 +330,9 @@ function monExtras(mon) {
 function sideWorth(side, doom = false) {
   let worth = 0;
   for (const mon of side.pokemon) {
+    const own = monWorth(mon);
     const p = doom && mon.isActive ? doomChance(mon, side.foe.active[0]) : 0;
-    worth += p > 0 ? (1 - p) * monWorth(mon) + p * Math.min(DOOMED, monWorth(mon)) : monWorth(mon);
+    worth += p > 0 ? (1 - p) * own + p * Math.min(DOOMED, own) : own;
   }
   return worth + fieldWorth(side);
 }
@@ -360,16 +361,11 @@ function doomChance(mon, foe) {
 // A move's middle-roll damage in HP by the game's formula from the stats and boosts as they
 // stand, STAB, type effectiveness and a burn (no items, abilities, weather or crits).
 function damageEstimate(source, target, move) {
-  if (!move.exists || move.category === 'Status' || move.ohko || move.damage) return 0;
-  if (!target.runImmunity(move, false)) return 0;
-  let power = move.basePower || 60;
-  if (move.multihit) power *= Array.isArray(move.multihit) ? 3 : move.multihit;
-  const physical = move.category === 'Physical';
-  const [a, d] = physical ? ['atk', 'def'] : ['spa', 'spd'];
-  const atk = source.storedStats[a] * boostFactor(source.boosts[a] || 0);
-  const def = target.storedStats[d] * boostFactor(target.boosts[d] || 0);
+  const hit = move.ohko || move.damage ? null : hitTerms(source, target, move);
+  if (!hit) return 0;
+  const {power, atk, def, stab, eff, physical} = hit;
   let damage = Math.floor(Math.floor((Math.floor((2 * source.level) / 5 + 2) * power * atk) / Math.max(1, def)) / 50) + 2;
-  damage *= 0.925 * (source.hasType(move.type) ? 1.5 : 1) * 2 ** Dex.getEffectiveness(move.type, target.getTypes());
+  damage *= 0.925 * stab * eff;
   if (physical && source.status === 'brn' && source.ability !== 'guts') damage *= 0.5;
   return Math.floor(damage);
 }
@@ -462,17 +458,28 @@ function boostFactor(stage) {
 // accuracy and the stats as they stand (no rolls, no abilities beyond type immunities).
 function damageGuess(mon, foe, moveId) {
   const move = Dex.moves.get(moveId);
-  if (!move.exists || move.category === 'Status') return 0;
-  if (!foe.runImmunity(move, false)) return 0;
+  const hit = hitTerms(mon, foe, move);
+  if (!hit) return 0;
+  const {power, atk, def, stab, eff} = hit;
+  const acc = move.accuracy === true ? 1 : move.accuracy / 100;
+  return power * stab * eff * acc * atk / Math.max(1, def);
+}
+
+// What a damaging move's damage is made of, against `target` as it stands: power (multi-hit
+// moves at their hits; 60 for a variable power), the attacking and defending stats with their
+// boosts, STAB and type effectiveness. Null for a status move or one the target is immune to.
+function hitTerms(source, target, move) {
+  if (!move.exists || move.category === 'Status') return null;
+  if (!target.runImmunity(move, false)) return null;
   let power = move.basePower || 60;
   if (move.multihit) power *= Array.isArray(move.multihit) ? 3 : move.multihit;
   const physical = move.category === 'Physical';
-  const atk = mon.storedStats[physical ? 'atk' : 'spa'] * boostFactor(mon.boosts[physical ? 'atk' : 'spa']);
-  const def = foe.storedStats[physical ? 'def' : 'spd'] * boostFactor(foe.boosts[physical ? 'def' : 'spd']);
-  const stab = mon.hasType(move.type) ? 1.5 : 1;
-  const eff = 2 ** Dex.getEffectiveness(move.type, foe.getTypes());
-  const acc = move.accuracy === true ? 1 : move.accuracy / 100;
-  return power * stab * eff * acc * atk / Math.max(1, def);
+  const [a, d] = physical ? ['atk', 'def'] : ['spa', 'spd'];
+  const atk = source.storedStats[a] * boostFactor(source.boosts[a]);
+  const def = target.storedStats[d] * boostFactor(target.boosts[d]);
+  const stab = source.hasType(move.type) ? 1.5 : 1;
+  const eff = 2 ** Dex.getEffectiveness(move.type, target.getTypes());
+  return {power, atk, def, stab, eff, physical};
 }
 
 // Both sides' rollout policy: the strongest-looking damaging move (what a plain attacker plays).
