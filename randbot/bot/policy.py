@@ -243,7 +243,7 @@ def _start_search(
         discover_margin=config.discover_margin,
         doom=config.search_doom,
         enemy_model=enemy_model,
-        enemy_repeat=enemy_repeat if config.search_repeat_share > 0 else None,
+        enemy_repeat=enemy_repeat,
         repeat_share=config.search_repeat_share,
     )
     try:

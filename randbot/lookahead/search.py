@@ -97,6 +97,13 @@ class SearchSettings:
     enemy_repeat: str | None = None
     repeat_share: float = 0.0
 
+    @property
+    def repeat(self) -> dict[str, Any] | None:
+        """The worker's `enemy_repeat`: the move and its share, when there is one to give."""
+        if not self.enemy_repeat or self.repeat_share <= 0:
+            return None
+        return {"move": self.enemy_repeat, "share": self.repeat_share}
+
 
 @dataclass
 class Pending:
@@ -157,11 +164,7 @@ def _submit(worlds: list[World], ours: list[str], settings: SearchSettings, seed
         switch_share=settings.switch_share,
         doom=settings.doom,
         enemy_model=settings.enemy_model or None,
-        enemy_repeat=(
-            {"move": settings.enemy_repeat, "share": settings.repeat_share}
-            if settings.enemy_repeat and settings.repeat_share > 0
-            else None
-        ),
+        enemy_repeat=settings.repeat,
     )
     return Pending(rid, worlds, ours, time.perf_counter(), settings, seed)
 
@@ -330,7 +333,7 @@ def finish(
     if "search" in checked.notes:
         if pending.settings.enemy_model:
             checked.notes["search"]["enemy_model"] = pending.settings.enemy_model
-        if pending.settings.enemy_repeat and pending.settings.repeat_share > 0:
+        if pending.settings.repeat:
             checked.notes["search"]["enemy_repeat"] = pending.settings.enemy_repeat
     checked = confirm_switch(pending, decision, checked)
     return confirm_switch(pending, checked, break_tie(pending, checked, decision_started))
