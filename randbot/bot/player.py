@@ -191,8 +191,7 @@ class RandBot(_Base):  # type: ignore[misc, valid-type]
         active = battle.active_pokemon
         if active is None or active.fainted:
             return False  # a faint: replacements come at the end of the turn
-        enemy = "p2" if battle.player_role == "p1" else "p1"
-        return enemy not in self._acted_this_turn.get(battle.battle_tag, set())
+        return _enemy_side(battle) not in self._acted_this_turn.get(battle.battle_tag, set())
 
     def _our_failed_moves(self, battle: Battle) -> frozenset[str]:
         """Our moves that failed last turn against the enemy still in front of us."""
@@ -201,12 +200,10 @@ class RandBot(_Base):  # type: ignore[misc, valid-type]
 
     def _enemy_repeat(self, battle: Battle) -> str | None:
         """The move the enemy's active last chose against our active, both still in."""
-        enemy = "p2" if battle.player_role == "p1" else "p1"
-        return self._pairing_moves.of(battle.battle_tag, enemy)
+        return self._pairing_moves.of(battle.battle_tag, _enemy_side(battle))
 
     def _enemy_entry_moves(self, battle: Battle) -> set[str]:
-        enemy = "p2" if battle.player_role == "p1" else "p1"
-        return set(self._entry_moves.get(battle.battle_tag, {}).get(enemy, set()))
+        return set(self._entry_moves.get(battle.battle_tag, {}).get(_enemy_side(battle), set()))
 
     def choose_move(self, battle: AbstractBattle) -> BattleOrder:
         deadline = Deadline(self.bot_config.budget_ms)
@@ -290,3 +287,8 @@ class RandBot(_Base):  # type: ignore[misc, valid-type]
 
             return self.create_order(max(battle.available_moves, key=power))
         return self.choose_random_move(battle)
+
+
+def _enemy_side(battle: Battle) -> str:
+    """The enemy's side id in the protocol ("p1" or "p2")."""
+    return "p2" if battle.player_role == "p1" else "p1"
