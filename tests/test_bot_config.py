@@ -36,11 +36,19 @@ def test_overrides_and_unknown_keys(tmp_path):
         {"planner_switch_margin": -1},
         {"search_tie_window": -0.1},
         {"planner_builds": 0},
+        {"search_scripts": ["heuristic", "random"]},
+        {"search_scripts": "power"},  # a list, not one name
     ],
 )
 def test_out_of_range_settings_are_refused_in_one_line(bad):
     with pytest.raises(RandbotError, match=f"{next(iter(bad))} must be"):
         BotConfig().with_overrides(bad)
+
+
+def test_scripts_from_json_are_kept_as_a_tuple():
+    config = BotConfig().with_overrides({"search_scripts": ["power", "heuristic"]})
+    assert config.search_scripts == ("power", "heuristic")
+    assert hash(config)  # still a frozen, hashable config
 
 
 @pytest.mark.parametrize("name", sorted(VARIANTS))

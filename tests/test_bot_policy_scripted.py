@@ -32,3 +32,18 @@ def test_the_enemy_is_played_as_max_power_only_against_max_power(fixture, expect
 
 def test_no_tracker_no_script():
     assert scripted_enemy(None, BotConfig(search_scripted_enemy=0.9)) == ""
+
+
+@pytest.mark.parametrize(
+    "fixture, expected",
+    [
+        ("maxpower.log.json.gz", "power"),
+        ("heuristic-zoroark.log.json.gz", "heuristic"),
+        ("heuristic-hazards.log.json.gz", "heuristic"),
+        ("forme-zacian-plain.json.gz", ""),  # a player neither script replays
+    ],
+)
+def test_the_enemy_is_played_as_the_script_it_is_among_those_allowed(fixture, expected):
+    tracker = replay(load_log(FIXTURES / fixture), "p1", setdb=_setdb())
+    both = BotConfig(search_scripted_enemy=0.9, search_scripts=("power", "heuristic"))
+    assert scripted_enemy(tracker, both) == expected

@@ -11,7 +11,9 @@ from pathlib import Path
 import pytest
 
 from randbot.bot.mon import to_id
-from randbot.inference.scripted_players import base_power
+from randbot.inference.dexdata import species_types
+from randbot.inference.scripted_players import base_power, heuristic_picks
+from randbot.inference.situation import Situation
 from randbot.lookahead.worker import SimWorker, SimWorkerError
 
 pytestmark = pytest.mark.integration
@@ -368,9 +370,13 @@ def test_doom_values_an_active_the_faster_foe_knocks_out_as_a_sack(
 
 def _model_mix(worker: SimWorker, **request) -> dict[str, float]:
     """The search's model of the enemy's choice in the recorded battle: choice -> share."""
+    return _model_mix_of(worker, _spec(), **request)
+
+
+def _model_mix_of(worker: SimWorker, spec: dict, **request) -> dict[str, float]:
     answer = worker.request(
         "search",
-        worlds=[{"spec": _spec(), "weight": 1.0}],
+        worlds=[{"spec": spec, "weight": 1.0}],
         samples=1,
         deadline_ms=5000,
         seed=1,
@@ -403,3 +409,85 @@ def test_the_move_the_enemy_repeats_takes_its_share_of_the_mix(worker: SimWorker
     assert repeated[weakest] == pytest.approx(0.7 + 0.3 * plain[weakest])
     assert sum(repeated.values()) == pytest.approx(1.0)
     assert mix({"move": "notamove", "share": 0.7}) == plain  # a move it cannot click: no change
+
+
+def _heuristic_situation(spec: dict) -> Situation:
+    """The board of the spec's actives as the inference's replay of SimpleHeuristicsPlayer reads it
+    (the enemy, p2, choosing against our p1)."""
+    own, foe = spec["sides"]["p2"]["pokemon"], spec["sides"]["p1"]["pokemon"]
+    return Situation(
+        own_species=own[0]["species"],
+        own_types=species_types(own[0]["species"]),
+        own_boosts=tuple(own[0].get("boosts", {}).items()),
+        foe_species=foe[0]["species"],
+        foe_types=species_types(foe[0]["species"]),
+        foe_boosts=tuple(foe[0].get("boosts", {}).items()),
+        foe_hazards=frozenset(spec["sides"]["p1"].get("conditions", {})),
+        own_side_any=bool(spec["sides"]["p2"].get("conditions")),
+        own_alive=6,
+        foe_alive=6,
+    )
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {},
+        {"p1__0__species": "Registeel"},
+        {"p1__0__species": "Blissey", "p1__0__boosts": {"spd": -2}},
+        {"p2__0__boosts": {"atk": 2}, "p1__0__species": "Snorlax"},
+        {"p2__0__species": "Garchomp", "p2__0__moves": ["earthquake", "dragonclaw", "stoneedge"]},
+        {"p2__0__moves": ["hypervoice", "stealthrock", "poltergeist"]},  # a hazard first
+    ],
+)
+def test_the_heuristic_model_clicks_the_move_the_inference_replays(
+    worker: SimWorker, changes: dict
+) -> None:
+    spec = _spec(**changes)
+    answer = worker.request(
+        "search",
+        worlds=[{"spec": spec, "weight": 1.0}],
+        samples=1,
+        deadline_ms=5000,
+        seed=1,
+        enemy_model="heuristic",
+    )
+    (world,) = answer["worlds"]
+    mix = dict(zip(world["theirs"], world["model_mix"], strict=True))
+    clicked = {c.split()[1] for c, p in mix.items() if p > 0}
+    moves = tuple(spec["sides"]["p2"]["pokemon"][0]["moves"])
+    assert clicked == heuristic_picks(moves, _heuristic_situation(spec))
+    assert sum(mix.values()) == pytest.approx(1.0)
+
+
+def test_the_heuristic_model_switches_a_badly_unboosted_active_to_its_best_matchup(
+    worker: SimWorker,
+) -> None:
+    # Zoroark-Hisui at -3 Defence: the bench holds a better-than-even matchup into Gardevoir
+    # (Haxorus's Steel coverage does not count: matchups read types, and Steel is Haxorus's tera).
+    spec = _spec(p2__0__boosts={"def": -3})
+    mix = _model_mix_of(worker, spec, enemy_model="heuristic")
+    (choice,) = [c for c, p in mix.items() if p > 0]
+    assert choice.startswith("switch ")
+    calm = _model_mix_of(worker, _spec(), enemy_model="heuristic")
+    assert not any(p for c, p in calm.items() if c.startswith("switch"))
+
+
+def test_script_only_plays_the_scripts_replies_alone(worker: SimWorker) -> None:
+    def world(script_only: bool) -> dict:
+        answer = worker.request(
+            "search",
+            worlds=[{"spec": _spec(), "weight": 1.0}],
+            samples=1,
+            deadline_ms=5000,
+            seed=1,
+            enemy_model="heuristic",
+            script_only=script_only,
+        )
+        return answer["worlds"][0]
+
+    full, only = world(False), world(True)
+    played = {b for row in only["matrix"] for b, v in enumerate(row) if v is not None}
+    assert played == {b for b, p in enumerate(only["model_mix"]) if p > 0}
+    assert len(played) < len(only["theirs"])
+    assert only["model"] == pytest.approx(full["model"])  # the same values, fewer turns

@@ -7,6 +7,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 
 from randbot.errors import RandbotError
+from randbot.inference.choice_model import SCRIPTED
 
 # Settings that must be 0 or more.
 NON_NEGATIVE = (
@@ -262,6 +263,11 @@ class BotConfig:
     # where the default before won 986 (+10 -5; see docs/results.md); against the heuristic it
     # took the enemy for the script in 6 battles of 1,500, all won.
     search_scripted_enemy: float = 0.9
+    # The scripted players the search may play the enemy as, by the tracker's names
+    # ("power", "heuristic"; see randbot/inference/choice_model.py).
+    search_scripts: tuple[str, ...] = ("power",)
+    # With the enemy played as a script, only the replies the script would click are searched.
+    search_script_only: bool = False
     # The move the enemy's active last chose against ours, both still in, takes this share of
     # the search's model of the enemy's choice (0: off); see randbot/bot/pairingmoves.py. At 0.7
     # it won 1,415 of 1,500 against the heuristic where the default won 1,426 (+13 -24).
@@ -337,6 +343,12 @@ class BotConfig:
             raise RandbotError(
                 f"search_scope must be all, moves or attacks, not {config.search_scope!r}"
             )
+        scripts = config.search_scripts
+        if isinstance(scripts, str) or not all(name in SCRIPTED for name in scripts):
+            raise RandbotError(
+                f"search_scripts must be a list of {' and '.join(SCRIPTED)}, not {scripts!r}"
+            )
+        config = replace(config, search_scripts=tuple(scripts))
         for name in NON_NEGATIVE:
             if getattr(config, name) < 0:
                 raise RandbotError(f"{name} must be 0 or more, not {getattr(config, name)}")

@@ -197,16 +197,17 @@ def with_gimmick(
 
 
 def scripted_enemy(tracker: Any | None, config: BotConfig) -> str:
-    """The scripted player the tracker is sure the enemy is ("power"), else ""."""
+    """The scripted player (of config.search_scripts) the tracker is sure the enemy is, else ""."""
     policy = getattr(tracker, "team_policy", None)
     if config.search_scripted_enemy <= 0 or policy is None:
         return ""
     try:
-        sure = policy.weight_of("power") >= config.search_scripted_enemy
+        for script in config.search_scripts:
+            if policy.weight_of(script) >= config.search_scripted_enemy:
+                return script
     except Exception:  # noqa: BLE001 - a tracker problem leaves the damage-minded model
         log.exception("the player model could not be read")
-        return ""
-    return "power" if sure else ""
+    return ""
 
 
 def _start_search(
@@ -243,6 +244,7 @@ def _start_search(
         discover_margin=config.discover_margin,
         doom=config.search_doom,
         enemy_model=enemy_model,
+        script_only=config.search_script_only,
         enemy_repeat=enemy_repeat,
         repeat_share=config.search_repeat_share,
     )

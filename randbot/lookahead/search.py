@@ -90,8 +90,12 @@ class SearchSettings:
     # by its HP (the worker's static score; see doomChance in sim_worker.js).
     doom: bool = False
     # The enemy played as a scripted player the tracker has identified ("power": poke-env's
-    # MaxBasePowerPlayer, see maxPowerMix in sim_worker.js) in place of the damage-minded mix.
+    # MaxBasePowerPlayer, "heuristic": its SimpleHeuristicsPlayer; see maxPowerMix and
+    # heuristicMix in sim_worker.js) in place of the damage-minded mix.
     enemy_model: str = ""
+    # With a scripted enemy, only the replies its script would click are played: one column
+    # of the game in place of every legal reply, so more worlds are valued within the time.
+    script_only: bool = False
     # The move the enemy's active last chose against ours (both still in) takes this share of
     # the enemy's mix, the model's mix the rest: players repeat a click against the same foe.
     enemy_repeat: str | None = None
@@ -164,6 +168,7 @@ def _submit(worlds: list[World], ours: list[str], settings: SearchSettings, seed
         switch_share=settings.switch_share,
         doom=settings.doom,
         enemy_model=settings.enemy_model or None,
+        script_only=bool(settings.enemy_model) and settings.script_only,
         enemy_repeat=settings.repeat,
     )
     return Pending(rid, worlds, ours, time.perf_counter(), settings, seed)

@@ -6,14 +6,15 @@
 //   {"id", "op": "build", "spec"}                -> {"id", "ok": true, "state": summary}
 //   {"id", "op": "search", "worlds": [{"spec", "weight", "theirs"?}], "ours": [choice...],
 //    "samples", "deadline_ms", "deadline_at"?, "seed", "luck"?, "by_reply"?, "max_turns"?, "doom"?,
-//    "enemy_model"?, "enemy_repeat"?}
+//    "enemy_model"?, "script_only"?, "enemy_repeat"?}
 //     -> {"id", "ok": true, "worlds": [...], "turns", "ms"}
 //     ("deadline_at", in epoch ms, caps the time a request waited in the queue behind another
 //     battle's: a search answered after its caller gave up is wasted work; "by_reply" plays the
 //     enemy's likelier replies first, each against all our choices; "max_turns" stops after that
 //     many simulated turns, whatever the clock; "doom" values an active the foe knocks out first
 //     as a sack, see doomChance(); "enemy_model": "power" plays the enemy's choice as
-//     MaxBasePowerPlayer's, see maxPowerMix(); "enemy_repeat": {"move", "share"} gives the
+//     MaxBasePowerPlayer's, see maxPowerMix(), "heuristic" as SimpleHeuristicsPlayer's, see
+//     heuristicMix(), and "script_only" plays only the replies that script would click; "enemy_repeat": {"move", "share"} gives the
 //     move the enemy chose last against the same foe that share of its mix, see withRepeat())
 //   {"id", "op": "solve", "matrices": [matrix...]} -> {"id", "ok": true, "solutions": [...]}
 //   anything that fails                          -> {"id", "ok": false, "error": "what failed"}
@@ -645,6 +646,106 @@ function maxPowerMix(theirs) {
   return powers.map((p) => (p === top ? 1 / ties : 0));
 }
 
+// The enemy as poke-env's SimpleHeuristicsPlayer (the tracker's player model, once sure of it),
+// read from poke_env/player/baselines.py as the inference's replay of its moves is
+// (randbot/inference/scripted_players.py): it switches out when a benched Pokémon matches up
+// better than even and its active is badly unboosted or matched up below -2, to the bench's best
+// matchup; otherwise it lays an entry hazard the foe lacks (while the foe has 3 or more standing)
+// or spins / defogs (while its own side has any condition), and else clicks the highest base
+// power x STAB x stat estimate x accuracy x expected hits x type multiplier. Its setup and tera
+// rules never fire. Ties split evenly (its order of moves is not ours to see). Benched Pokémon
+// not yet seen are not in the world, so its switches are to the seen ones. Null when nothing fits.
+const HEURISTIC_HAZARDS = new Set(['spikes', 'stealthrock', 'stickyweb', 'toxicspikes']);
+const HEURISTIC_REMOVAL = new Set(['rapidspin', 'defog']);
+
+function typeMultiplier(type, defenderTypes) {
+  if (!Dex.getImmunity(type, defenderTypes)) return 0;
+  return 2 ** Dex.getEffectiveness(type, defenderTypes);
+}
+
+// SimpleHeuristicsPlayer._estimate_matchup: type advantage both ways, the base Speed tier, HP.
+function heuristicMatchup(mon, foe) {
+  const ours = mon.getTypes();
+  const theirs = foe.getTypes();
+  let score = Math.max(...ours.map((t) => typeMultiplier(t, theirs)));
+  score -= Math.max(...theirs.map((t) => typeMultiplier(t, ours)));
+  const [speed, foeSpeed] = [mon.species.baseStats.spe, foe.species.baseStats.spe];
+  if (speed > foeSpeed) score += 0.1;
+  else if (foeSpeed > speed) score -= 0.1;
+  return score + 0.4 * (mon.hp / mon.maxhp) - 0.4 * (foe.hp / foe.maxhp);
+}
+
+function heuristicSwitchesOut(mon, foe, matchups) {
+  if (!matchups.some((m) => m > 0)) return false;
+  const {boosts, storedStats: stats} = mon;
+  if (boosts.def <= -3 || boosts.spd <= -3) return true;
+  if (boosts.atk <= -3 && stats.atk >= stats.spa) return true;
+  if (boosts.spa <= -3 && stats.atk <= stats.spa) return true;
+  return heuristicMatchup(mon, foe) < -2;
+}
+
+// SimpleHeuristicsPlayer._stat_estimation, with its +1 counted as x2.
+function heuristicStat(mon, stat) {
+  const b = mon.boosts[stat] || 0;
+  return (2 * mon.species.baseStats[stat] + 36) * (b > 1 ? (2 + b) / 2 : 2 / (2 - b));
+}
+
+function heuristicHits(move) {
+  if (move.id === 'triplekick' || move.id === 'tripleaxel') return 1 + 2 * 0.9 + 3 * 0.81;
+  if (Array.isArray(move.multihit)) return move.multihit[0] === move.multihit[1] ? move.multihit[0] : 5 / 3 + 9 / 6;
+  return move.multihit || 1;
+}
+
+function heuristicScore(mon, foe, move) {
+  const physical = move.category === 'Physical';
+  const ratio = physical ? heuristicStat(mon, 'atk') / heuristicStat(foe, 'def') : heuristicStat(mon, 'spa') / heuristicStat(foe, 'spd');
+  const accuracy = move.accuracy === true ? 1 : move.accuracy / 100;
+  const stab = mon.getTypes().includes(move.type) ? 1.5 : 1;
+  return (move.basePower || 0) * stab * ratio * accuracy * heuristicHits(move) * typeMultiplier(move.type, foe.getTypes());
+}
+
+function topOf(scores) {
+  const top = Math.max(...scores.map(([, s]) => s));
+  return scores.filter(([, s]) => s >= top - 1e-9 * Math.max(1, Math.abs(top))).map(([b]) => b);
+}
+
+function heuristicMix(battle, theirs, unseen = 0) {
+  const side = battle.p2;
+  const mon = side.active[0];
+  const foe = battle.p1.active[0];
+  if (!mon || !foe || mon.fainted || foe.fainted) return null;
+  const moves = [];
+  const switches = [];
+  theirs.forEach((c, b) => {
+    if (c.startsWith('move ') && !c.includes('terastallize')) moves.push(b);
+    else if (c.startsWith('switch ')) switches.push(b);
+  });
+  const matchups = switches.map((b) => [b, heuristicMatchup(side.pokemon[+theirs[b].split(' ')[1] - 1], foe)]);
+  let picks = [];
+  if (moves.length && !(switches.length && heuristicSwitchesOut(mon, foe, matchups.map(([, m]) => m)))) {
+    const foeStanding = 6 - battle.p1.pokemon.filter((p) => p.fainted).length;
+    const ownStanding = side.pokemon.filter((p) => !p.fainted).length + unseen;
+    const ownConditions = Object.keys(side.sideConditions).length > 0;
+    picks = moves.filter((b) => {
+      const id = theirs[b].split(' ')[1];
+      if (HEURISTIC_HAZARDS.has(id)) return foeStanding >= 3 && !battle.p1.sideConditions[id];
+      return HEURISTIC_REMOVAL.has(id) && ownConditions && ownStanding >= 2;
+    });
+    if (!picks.length) picks = topOf(moves.map((b) => [b, heuristicScore(mon, foe, Dex.moves.get(theirs[b].split(' ')[1]))]));
+  } else if (switches.length) {
+    picks = topOf(matchups);
+  }
+  if (!picks.length) return null;
+  return theirs.map((_, b) => (picks.includes(b) ? 1 / picks.length : 0));
+}
+
+// The scripted player's mix the request names, null when none (or when it has nothing to click).
+function scriptedMix(model, battle, theirs, unseen) {
+  if (model === 'power') return maxPowerMix(theirs);
+  if (model === 'heuristic') return heuristicMix(battle, theirs, unseen);
+  return null;
+}
+
 // The move the enemy chose last against the same foe takes `share` of the mix (when it can
 // click it again), the model's mix the rest.
 function withRepeat(mix, theirs, {move, share}) {
@@ -736,12 +837,13 @@ function search(req) {
     if (req.max_turns && turns >= req.max_turns) break;
     const battle = buildBattle(world.spec);
     const unseen = world.spec.sides.p2.unseen || 0;
-    let rootJSON, ours, theirs, modelMix;
+    let rootJSON, ours, theirs, modelMix, scripted;
     try {
       rootJSON = JSON.stringify(battle.toJSON());
       ours = req.ours && req.ours.length ? req.ours : legalChoices(battle, 'p1', true);
       theirs = world.theirs && world.theirs.length ? world.theirs : legalChoices(battle, 'p2', !!world.enemy_tera);
-      modelMix = (req.enemy_model === 'power' && maxPowerMix(theirs)) || predictedMix(battle, theirs, req.switch_share ?? SWITCH_SHARE);
+      scripted = scriptedMix(req.enemy_model, battle, theirs, unseen);
+      modelMix = scripted || predictedMix(battle, theirs, req.switch_share ?? SWITCH_SHARE);
       if (req.enemy_repeat) modelMix = withRepeat(modelMix, theirs, req.enemy_repeat);
     } catch (err) {
       throw explained(err, battle, 'serialising the built battle and listing its choices');
@@ -753,8 +855,10 @@ function search(req) {
     const badTheirs = new Set();
     // By reply: the enemy's likelier replies first, each against every choice of ours, so a deadline
     // leaves every choice valued against the same replies (the mass they cover is reported).
-    const cells = req.by_reply ? replyOrder(modelMix).flatMap((b) => ours.map((_, a) => [a, b]))
-      : ours.flatMap((_, a) => theirs.map((__, b) => [a, b]));
+    // "script_only": a scripted enemy's replies alone are played (those its script would click).
+    const replies = scripted && req.script_only ? theirs.map((_, b) => b).filter((b) => modelMix[b] > 0) : theirs.map((_, b) => b);
+    const cells = req.by_reply ? replyOrder(modelMix).filter((b) => replies.includes(b)).flatMap((b) => ours.map((_, a) => [a, b]))
+      : ours.flatMap((_, a) => replies.map((b) => [a, b]));
     let complete = true;
     outer: for (let s = 0; s < samples; s++) {
       const seed = [baseSeed, w + 1, s + 1, 7919].join(',');
