@@ -491,3 +491,30 @@ def test_script_only_plays_the_scripts_replies_alone(worker: SimWorker) -> None:
     assert played == {b for b, p in enumerate(only["model_mix"]) if p > 0}
     assert len(played) < len(only["theirs"])
     assert only["model"] == pytest.approx(full["model"])  # the same values, fewer turns
+
+
+def test_a_scripted_enemy_plays_its_script_in_the_turns_after(worker: SimWorker) -> None:
+    # After the searched turn's Hyper Voice into Blissey, the heuristic lays Stealth Rock (our
+    # side has 3 or more standing and no rocks) where a greedy rollout would attack again.
+    spec = _spec(
+        p1__0__species="Blissey", p2__0__moves=["hypervoice", "stealthrock", "poltergeist"]
+    )
+
+    def leaf(model: str | None) -> dict:
+        answer = worker.request(
+            "search",
+            worlds=[{"spec": spec, "weight": 1.0}],
+            ours=["move moonblast"],
+            samples=1,
+            deadline_ms=5000,
+            seed=1,
+            rollout_turns=1,
+            leaves=True,
+            enemy_model=model,
+        )
+        (world,) = answer["worlds"]
+        return world["leaves"][0][world["theirs"].index("move hypervoice")]
+
+    scripted, greedy = leaf("heuristic"), leaf(None)
+    assert scripted["x"] < greedy["x"]  # rocks on our side cost our bench
+    assert scripted["o"]["hp"][0] > greedy["o"]["hp"][0]  # and one Hyper Voice, not two

@@ -11,6 +11,7 @@ from randbot.inference.choice_model import SCRIPTED
 
 # Settings that must be 0 or more.
 NON_NEGATIVE = (
+    "search_script_rollout",
     "planner_faint_weight",
     "search_switch_rollout",
     "search_tie_window",
@@ -268,6 +269,8 @@ class BotConfig:
     search_scripts: tuple[str, ...] = ("power",)
     # With the enemy played as a script, only the replies the script would click are searched.
     search_script_only: bool = False
+    # ... and this many turns are played after the one searched, the enemy clicking its script.
+    search_script_rollout: int = 0
     # The move the enemy's active last chose against ours, both still in, takes this share of
     # the search's model of the enemy's choice (0: off); see randbot/bot/pairingmoves.py. At 0.7
     # it won 1,415 of 1,500 against the heuristic where the default won 1,426 (+13 -24).

@@ -245,6 +245,7 @@ def _start_search(
         doom=config.search_doom,
         enemy_model=enemy_model,
         script_only=config.search_script_only,
+        script_rollout=config.search_script_rollout,
         enemy_repeat=enemy_repeat,
         repeat_share=config.search_repeat_share,
     )

@@ -96,10 +96,20 @@ class SearchSettings:
     # With a scripted enemy, only the replies its script would click are played: one column
     # of the game in place of every legal reply, so more worlds are valued within the time.
     script_only: bool = False
+    # With a scripted enemy, this many turns are played after the one searched, the enemy
+    # clicking its script and we our strongest move (where larger than rollout_turns).
+    script_rollout: int = 0
     # The move the enemy's active last chose against ours (both still in) takes this share of
     # the enemy's mix, the model's mix the rest: players repeat a click against the same foe.
     enemy_repeat: str | None = None
     repeat_share: float = 0.0
+
+    @property
+    def turns_after(self) -> int:
+        """The worker's `rollout_turns`: the script's rollout once the enemy is played as one."""
+        if self.enemy_model:
+            return max(self.rollout_turns, self.script_rollout)
+        return self.rollout_turns
 
     @property
     def repeat(self) -> dict[str, Any] | None:
@@ -161,7 +171,7 @@ def _submit(worlds: list[World], ours: list[str], settings: SearchSettings, seed
         # the same wall-clock end whichever battle's request the worker is busy with
         deadline_at=time.time() * 1000 + settings.think_ms,
         seed=seed + 1,
-        rollout_turns=settings.rollout_turns,
+        rollout_turns=settings.turns_after,
         leaves=settings.leaves,
         luck=settings.luck,
         by_reply=settings.coverage > 0,

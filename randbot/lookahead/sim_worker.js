@@ -439,12 +439,30 @@ function chooseSwitch(side) {
   return best === null ? 'pass' : `switch ${best}`;
 }
 
-function resolveSwitches(battle) {
+// A SimpleHeuristicsPlayer's forced switch: its bench's best matchup against our active.
+function heuristicSwitch(side) {
+  const foe = side.foe.active[0];
+  if (!foe || foe.fainted) return chooseSwitch(side);
+  let best = null;
+  let bestScore = -Infinity;
+  side.pokemon.forEach((mon, i) => {
+    if (mon.fainted || mon.isActive) return;
+    const score = heuristicMatchup(mon, foe);
+    if (score > bestScore) {
+      bestScore = score;
+      best = i + 1;
+    }
+  });
+  return best === null ? 'pass' : `switch ${best}`;
+}
+
+// `enemyModel` "heuristic": the enemy's forced switches are its script's (heuristicSwitch()).
+function resolveSwitches(battle, enemyModel = '') {
   for (let n = 0; n < MAX_FORCED_SWITCHES && !battle.ended && battle.requestState === 'switch'; n++) {
     for (const side of battle.sides) {
       const req = side.activeRequest;
       if (!req || req.wait || side.isChoiceDone()) continue;
-      battle.choose(side.id, chooseSwitch(side));
+      battle.choose(side.id, side.id === 'p2' && enemyModel === 'heuristic' ? heuristicSwitch(side) : chooseSwitch(side));
     }
   }
 }
@@ -502,18 +520,27 @@ function greedyChoice(side) {
   return best ? `move ${best}` : null;
 }
 
-function rollout(battle, turns) {
+// The enemy's rollout choice when it is played as a script: the script's likeliest click.
+function scriptedChoice(battle, model, unseen) {
+  const theirs = legalChoices(battle, 'p2', false);
+  const mix = scriptedMix(model, battle, theirs, unseen);
+  if (!mix) return null;
+  return theirs[mix.indexOf(Math.max(...mix))];
+}
+
+// `enemyModel`: a scripted enemy (see scriptedMix()) plays its script's click, not the greedy one.
+function rollout(battle, turns, enemyModel = '', unseen = 0) {
   for (let t = 0; t < turns && !battle.ended; t++) {
-    resolveSwitches(battle);
+    resolveSwitches(battle, enemyModel);
     if (battle.ended || battle.requestState !== 'move') return;
     for (const side of battle.sides) {
       if (battle.requestState !== 'move' || side.isChoiceDone()) continue;
-      const choice = greedyChoice(side);
+      const choice = (side.id === 'p2' && enemyModel && scriptedChoice(battle, enemyModel, unseen)) || greedyChoice(side);
       if (!choice || !battle.choose(side.id, choice)) side.autoChoose();
     }
     if (battle.requestState === 'move' && battle.allChoicesDone()) battle.commitChoices();
   }
-  resolveSwitches(battle);
+  resolveSwitches(battle, enemyModel);
 }
 
 // ---------------------------------------------------------------- chance
@@ -557,7 +584,9 @@ class LikelyPRNG {
   }
 }
 
-function playTurn(rootJSON, ours, theirs, seed, unseen = 0, rolloutTurns = 0, prng = null, doom = false) {
+// `opts`: {unseen, rolloutTurns, doom, enemyModel} (see evaluate() and rollout()).
+function playTurn(rootJSON, ours, theirs, seed, prng = null, opts = {}) {
+  const {unseen = 0, rolloutTurns = 0, doom = false, enemyModel = ''} = opts;
   let battle;
   try {
     battle = Battle.fromJSON(rootJSON);
@@ -569,13 +598,13 @@ function playTurn(rootJSON, ours, theirs, seed, unseen = 0, rolloutTurns = 0, pr
   try {
     if (!battle.choose('p1', ours)) return {illegal: 'ours'};
     if (!battle.choose('p2', theirs)) return {illegal: 'theirs'};
-    resolveSwitches(battle);
+    resolveSwitches(battle, enemyModel);
   } catch (err) {
     throw explained(err, battle, `playing ${ours} against ${theirs}`);
   }
   if (rolloutTurns > 0) {
     try {
-      rollout(battle, rolloutTurns);
+      rollout(battle, rolloutTurns, enemyModel, unseen);
     } catch (err) {
       // a rollout the simulator refuses ends where it stands; the turn searched still counts
     }
@@ -848,6 +877,7 @@ function search(req) {
     } catch (err) {
       throw explained(err, battle, 'serialising the built battle and listing its choices');
     }
+    const turnOpts = {unseen, rolloutTurns: req.rollout_turns || 0, doom: !!req.doom, enemyModel: scripted ? req.enemy_model : ''};
     const sums = ours.map(() => theirs.map(() => 0));
     const counts = ours.map(() => theirs.map(() => 0));
     const leaves = req.leaves ? ours.map(() => theirs.map(() => null)) : null;
@@ -867,11 +897,11 @@ function search(req) {
         if (Date.now() >= deadline) { timedOut = true; complete = false; break outer; }
         if (req.max_turns && turns >= req.max_turns) { complete = false; break outer; }
         const likely = req.luck === 'likely' ? new LikelyPRNG() : null;
-        let res = playTurn(rootJSON, ours[a], theirs[b], seed, unseen, req.rollout_turns || 0, likely, !!req.doom);
+        let res = playTurn(rootJSON, ours[a], theirs[b], seed, likely, turnOpts);
         turns++;
         if (likely && likely.coins.length && res.value !== undefined && Date.now() < deadline) {
           const p = likely.coins[0];
-          const other = playTurn(rootJSON, ours[a], theirs[b], seed, unseen, req.rollout_turns || 0, new LikelyPRNG(0), !!req.doom);
+          const other = playTurn(rootJSON, ours[a], theirs[b], seed, new LikelyPRNG(0), turnOpts);
           turns++;
           if (other.value !== undefined) {
             const value = p * res.value + (1 - p) * other.value;
