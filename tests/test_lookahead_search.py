@@ -302,6 +302,8 @@ def test_the_tie_search_has_what_is_left_of_the_decisions_time_and_none_under_th
 
 
 def test_the_scripts_rollout_runs_only_against_a_scripted_enemy():
+    from randbot.lookahead.search import SearchSettings
+
     assert SearchSettings(script_rollout=2).turns_after == 0  # the damage-minded model: none
     assert SearchSettings(script_rollout=2, enemy_model="heuristic").turns_after == 2
     assert SearchSettings(rollout_turns=3, script_rollout=2, enemy_model="power").turns_after == 3
