@@ -518,3 +518,29 @@ def test_a_scripted_enemy_plays_its_script_in_the_turns_after(worker: SimWorker)
     scripted, greedy = leaf("heuristic"), leaf(None)
     assert scripted["x"] < greedy["x"]  # rocks on our side cost our bench
     assert scripted["o"]["hp"][0] > greedy["o"]["hp"][0]  # and one Hyper Voice, not two
+
+
+def test_the_heuristics_forced_switch_is_its_best_matchup(worker: SimWorker) -> None:
+    # Our Registeel knocks out a 1-HP Zoroark-Hisui: the heuristic sends Kommo-o (Fighting hits
+    # Steel, faster), where the search's own switcher takes the first healthy Steel resist.
+    spec = _spec(p1__0__species="Registeel", p2__0__hp=1)
+    kommo_o = next(
+        i for i, p in enumerate(spec["sides"]["p2"]["pokemon"]) if p["species"] == "Kommo-o"
+    )
+
+    def enemy_after(model: str | None) -> int:
+        answer = worker.request(
+            "search",
+            worlds=[{"spec": spec, "weight": 1.0}],
+            ours=["move moonblast"],
+            samples=1,
+            deadline_ms=5000,
+            seed=1,
+            leaves=True,
+            enemy_model=model,
+        )
+        (world,) = answer["worlds"]
+        return world["leaves"][0][world["theirs"].index("move hypervoice")]["t"]["active"]
+
+    assert enemy_after("heuristic") == kommo_o
+    assert enemy_after(None) != kommo_o
