@@ -26,7 +26,8 @@ FIXTURES = Path(__file__).parent / "fixtures" / "inference"
 )
 def test_the_enemy_is_played_as_max_power_only_against_max_power(fixture, expected):
     tracker = replay(load_log(FIXTURES / fixture), "p1", setdb=_setdb())
-    assert scripted_enemy(tracker, BotConfig(search_scripted_enemy=0.9)) == expected
+    power_only = BotConfig(search_scripted_enemy=0.9, search_scripts=("power",))
+    assert scripted_enemy(tracker, power_only) == expected
     assert scripted_enemy(tracker, BotConfig(search_scripted_enemy=0.0)) == ""  # off
 
 
