@@ -38,6 +38,7 @@ def test_overrides_and_unknown_keys(tmp_path):
         {"planner_builds": 0},
         {"search_scripts": ["heuristic", "random"]},
         {"search_scripts": "power"},  # a list, not one name
+        {"search_script_only": ["typed"]},
     ],
 )
 def test_out_of_range_settings_are_refused_in_one_line(bad):

@@ -244,7 +244,7 @@ def _start_search(
         discover_margin=config.discover_margin,
         doom=config.search_doom,
         enemy_model=enemy_model,
-        script_only=config.search_script_only,
+        script_only=enemy_model in config.search_script_only,
         script_rollout=config.search_script_rollout,
         enemy_repeat=enemy_repeat,
         repeat_share=config.search_repeat_share,
