@@ -258,9 +258,9 @@ class BotConfig:
     # The static score values an active the foe outspeeds and knocks out next turn as a sack
     # rather than by its HP (a 9-HP Pokémon about to fall is not 0.3 of a healthy one).
     search_doom: bool = False
-    # Once the tracker's player model gives MaxBasePowerPlayer at least this weight, the search
-    # plays the enemy's choice as that script's (its highest base power, no switch) rather than
-    # as a damage-minded player's mix (0: off). Against MaxBasePowerPlayer it won 991 of 1,000
+    # Once the tracker's player model gives a script of search_scripts at least this weight, the
+    # search plays the enemy's choice as that script's (MaxBasePowerPlayer: its highest base
+    # power, no switch) rather than as a damage-minded player's mix (0: off). Against MaxBasePowerPlayer it won 991 of 1,000
     # where the default before won 986 (+10 -5; see docs/results.md); against the heuristic it
     # took the enemy for the script in 6 battles of 1,500, all won.
     search_scripted_enemy: float = 0.9
