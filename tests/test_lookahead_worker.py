@@ -444,16 +444,7 @@ def test_the_heuristic_model_clicks_the_move_the_inference_replays(
     worker: SimWorker, changes: dict
 ) -> None:
     spec = _spec(**changes)
-    answer = worker.request(
-        "search",
-        worlds=[{"spec": spec, "weight": 1.0}],
-        samples=1,
-        deadline_ms=5000,
-        seed=1,
-        enemy_model="heuristic",
-    )
-    (world,) = answer["worlds"]
-    mix = dict(zip(world["theirs"], world["model_mix"], strict=True))
+    mix = _model_mix_of(worker, spec, enemy_model="heuristic")
     clicked = {c.split()[1] for c, p in mix.items() if p > 0}
     moves = tuple(spec["sides"]["p2"]["pokemon"][0]["moves"])
     assert clicked == heuristic_picks(moves, _heuristic_situation(spec))
@@ -463,12 +454,12 @@ def test_the_heuristic_model_clicks_the_move_the_inference_replays(
 def test_the_heuristic_model_switches_a_badly_unboosted_active_to_its_best_matchup(
     worker: SimWorker,
 ) -> None:
-    # Zoroark-Hisui at -3 Defence: the bench holds a better-than-even matchup into Gardevoir
-    # (Haxorus's Steel coverage does not count: matchups read types, and Steel is Haxorus's tera).
+    # Zoroark-Hisui at -3 Defence: its bench holds a better-than-even matchup into Gardevoir
+    # (Calyrex-Shadow's Ghost type hits Psychic), so it switches out; unboosted, it stays in.
     spec = _spec(p2__0__boosts={"def": -3})
     mix = _model_mix_of(worker, spec, enemy_model="heuristic")
     (choice,) = [c for c, p in mix.items() if p > 0]
-    assert choice.startswith("switch ")
+    assert choice == "switch 2"  # Calyrex-Shadow, second in the team: the best matchup
     calm = _model_mix_of(worker, _spec(), enemy_model="heuristic")
     assert not any(p for c, p in calm.items() if c.startswith("switch"))
 
@@ -493,6 +484,23 @@ def test_script_only_plays_the_scripts_replies_alone(worker: SimWorker) -> None:
     assert only["model"] == pytest.approx(full["model"])  # the same values, fewer turns
 
 
+def _moonblast_leaf(worker: SimWorker, spec: dict, model: str | None, **request) -> dict:
+    """Where our Moonblast against the enemy's Hyper Voice led, with the enemy played as `model`."""
+    answer = worker.request(
+        "search",
+        worlds=[{"spec": spec, "weight": 1.0}],
+        ours=["move moonblast"],
+        samples=1,
+        deadline_ms=5000,
+        seed=1,
+        leaves=True,
+        enemy_model=model,
+        **request,
+    )
+    (world,) = answer["worlds"]
+    return world["leaves"][0][world["theirs"].index("move hypervoice")]
+
+
 def test_a_scripted_enemy_plays_its_script_in_the_turns_after(worker: SimWorker) -> None:
     # After the searched turn's Hyper Voice into Blissey, the heuristic lays Stealth Rock (our
     # side has 3 or more standing and no rocks) where a greedy rollout would attack again.
@@ -501,19 +509,7 @@ def test_a_scripted_enemy_plays_its_script_in_the_turns_after(worker: SimWorker)
     )
 
     def leaf(model: str | None) -> dict:
-        answer = worker.request(
-            "search",
-            worlds=[{"spec": spec, "weight": 1.0}],
-            ours=["move moonblast"],
-            samples=1,
-            deadline_ms=5000,
-            seed=1,
-            rollout_turns=1,
-            leaves=True,
-            enemy_model=model,
-        )
-        (world,) = answer["worlds"]
-        return world["leaves"][0][world["theirs"].index("move hypervoice")]
+        return _moonblast_leaf(worker, spec, model, rollout_turns=1)
 
     scripted, greedy = leaf("heuristic"), leaf(None)
     assert scripted["x"] < greedy["x"]  # rocks on our side cost our bench
@@ -529,18 +525,7 @@ def test_the_heuristics_forced_switch_is_its_best_matchup(worker: SimWorker) -> 
     )
 
     def enemy_after(model: str | None) -> int:
-        answer = worker.request(
-            "search",
-            worlds=[{"spec": spec, "weight": 1.0}],
-            ours=["move moonblast"],
-            samples=1,
-            deadline_ms=5000,
-            seed=1,
-            leaves=True,
-            enemy_model=model,
-        )
-        (world,) = answer["worlds"]
-        return world["leaves"][0][world["theirs"].index("move hypervoice")]["t"]["active"]
+        return _moonblast_leaf(worker, spec, model)["t"]["active"]
 
     assert enemy_after("heuristic") == kommo_o
     assert enemy_after(None) != kommo_o
