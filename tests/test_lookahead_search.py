@@ -220,6 +220,17 @@ def test_a_switch_in_place_of_a_move_must_clear_the_switch_margin() -> None:
     assert (switched.kind, switched.target) == ("switch", "p1: Zapdos")
 
 
+def test_after_a_run_of_switches_the_search_replaces_a_move_by_a_move_only() -> None:
+    values = {"move moonblast": 0.10, "move psychic": 0.14, "switch 2": 0.30}
+    result = combine({"turns": 4, "worlds": []}, "nash")
+    result.values = dict(values)
+    kept = check(result, _decision("moonblast"), WORLD, margin=0.02, switches=False)
+    assert (kept.kind, kept.target, kept.rule) == ("move", "psychic", "search")
+    result.values = dict(values)
+    switched = check(result, _decision("moonblast"), WORLD, margin=0.02)
+    assert (switched.kind, switched.target) == ("switch", "p1: Zapdos")
+
+
 def _rule(target: str, rule: str = "3-field") -> Decision:
     return Decision("move", target, "discover", rule)
 

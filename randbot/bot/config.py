@@ -11,6 +11,7 @@ from randbot.inference.choice_model import SCRIPTED
 
 # Settings that must be 0 or more.
 NON_NEGATIVE = (
+    "search_switch_streak",
     "search_script_rollout",
     "planner_faint_weight",
     "search_switch_rollout",
@@ -274,6 +275,10 @@ class BotConfig:
     # 493 of 500 against MaxBasePowerPlayer where the default won 497 (+2 -6, seed 11): the finished
     # worlds let a one-turn value prefer a heal to progress.
     search_script_only: tuple[str, ...] = ("heuristic",)
+    # Once we have switched by choice in each of this many decisions before, the search may not
+    # replace the bot's move with a switch (0: off): against a script it predicts, each switch-in
+    # takes a resisted hit and wins its one turn, and the switching never ends.
+    search_switch_streak: int = 0
     # ... and this many turns are played after the one searched, the enemy clicking its script.
     # At 1: 476 of 500 against the heuristic where 0 won 484 (seed 11): off.
     search_script_rollout: int = 0

@@ -81,6 +81,7 @@ class RandBot(_Base):  # type: ignore[misc, valid-type]
         self._forme_clock = FormeClock()
         self._hit_count = HitCount()
         self._pairing_moves = PairingMoves()
+        self._switch_streak: dict[str, int] = {}  # tag -> our voluntary switches in a row
         # battles that ended: the messages that follow a win (|deinit|, ratings) add no entries
         self._ended: OrderedDict[str, None] = OrderedDict()
         warm_up(self.format, self.oracle)
@@ -180,6 +181,7 @@ class RandBot(_Base):  # type: ignore[misc, valid-type]
                 self._forme_clock.forget(tag)
                 self._hit_count.forget(tag)
                 self._pairing_moves.forget(tag)
+                self._switch_streak.pop(tag, None)
                 self._ended[tag] = None
                 if len(self._ended) > ENDED_REMEMBERED:
                     self._ended.popitem(last=False)
@@ -228,6 +230,7 @@ class RandBot(_Base):  # type: ignore[misc, valid-type]
                 self._our_failed_moves(battle),
                 self._hit_count.of(battle.battle_tag),
                 self._enemy_repeat(battle),
+                self._switch_streak.get(battle.battle_tag, 0),
             )
             order = self._order(battle, decision)
         except Exception as exc:  # noqa: BLE001 - never stall a battle: a safe order instead
@@ -236,11 +239,17 @@ class RandBot(_Base):  # type: ignore[misc, valid-type]
             decision = Decision("move", "", "fallback", f"error: {type(exc).__name__}")
             order = self._safe_order(battle)
         self._note_choice(battle, order)
+        self._note_streak(battle, decision)
         payload = log_decision(battle.battle_tag, battle.turn, decision, deadline.elapsed_ms())
         self.last_payload = payload
         if self.explain:
             print(explain(payload), file=sys.stderr, flush=True)
         return order
+
+    def _note_streak(self, battle: Battle, decision: Decision) -> None:
+        tag = battle.battle_tag
+        streak = self._switch_streak.get(tag, 0)
+        self._switch_streak[tag] = streak_after(streak, decision, bool(battle.force_switch))
 
     def _note_choice(self, battle: Battle, order: BattleOrder) -> None:
         """Tell the tracker what we chose: if the enemy KOs us before we move, the move we chose
@@ -287,6 +296,11 @@ class RandBot(_Base):  # type: ignore[misc, valid-type]
 
             return self.create_order(max(battle.available_moves, key=power))
         return self.choose_random_move(battle)
+
+
+def streak_after(streak: int, decision: Decision, forced: bool) -> int:
+    """Our switches by choice in a row after this decision (a move or a forced switch ends it)."""
+    return streak + 1 if decision.kind == "switch" and not forced else 0
 
 
 def _enemy_side(battle: Battle) -> str:

@@ -102,6 +102,7 @@ def decide(
     failed_moves: frozenset[str] = frozenset(),
     times_hit: dict[str, int] | None = None,
     enemy_repeat: str | None = None,
+    switch_streak: int = 0,
 ) -> Decision:
     sit = read_situation(
         battle,
@@ -115,7 +116,9 @@ def decide(
     )
     if sit.enemy_active is None:
         return blind_entry(sit, oracle)
-    pending = _start_search(sit, config, last_moves, scripted_enemy(tracker, config), enemy_repeat)
+    pending = _start_search(
+        sit, config, last_moves, scripted_enemy(tracker, config), enemy_repeat, switch_streak
+    )
     engine = MatchupEngine(
         oracle,
         sit.field,
@@ -216,6 +219,7 @@ def _start_search(
     last_moves: dict[str, str] | None,
     enemy_model: str = "",
     enemy_repeat: str | None = None,
+    switch_streak: int = 0,
 ) -> lookahead.Pending | None:
     """The simulator's search, sent before the bot's own decision so both run at once."""
     if not config.search:
@@ -246,6 +250,7 @@ def _start_search(
         enemy_model=enemy_model,
         script_only=enemy_model in config.search_script_only,
         script_rollout=config.search_script_rollout,
+        switches=not 0 < config.search_switch_streak <= switch_streak,
         enemy_repeat=enemy_repeat,
         repeat_share=config.search_repeat_share,
     )

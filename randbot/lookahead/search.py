@@ -99,6 +99,10 @@ class SearchSettings:
     # With a scripted enemy, this many turns are played after the one searched, the enemy
     # clicking its script and we our strongest move (where larger than rollout_turns).
     script_rollout: int = 0
+    # False: the search may not replace the bot's move with a switch (we have switched by choice
+    # in each of the last few decisions: a one-turn value sees the resisted hit a switch-in
+    # takes, not that the switching makes no progress).
+    switches: bool = True
     # The move the enemy's active last chose against ours (both still in) takes this share of
     # the enemy's mix, the model's mix the rest: players repeat a click against the same foe.
     enemy_repeat: str | None = None
@@ -344,6 +348,7 @@ def finish(
         pending.settings.margin,
         pending.settings.scope,
         pending.settings.switch_margin,
+        pending.settings.switches,
     )
     if "search" in checked.notes:
         if pending.settings.enemy_model:
@@ -382,6 +387,8 @@ def break_tie(pending: Pending, decision: Decision, began: float | None = None) 
     summary = decision.notes.get("search", {})
     if pending.settings.tie_window <= 0 or not ("fallback" in summary or summary.get("unsearched")):
         return decision
+    if not pending.settings.switches:
+        return decision  # the tie search weighs a stay against switches only
     world = pending.worlds[0]
     ours = [
         c for c in tie_choices(decision, world, pending.settings.tie_window) if c in pending.ours
@@ -565,10 +572,12 @@ def check(
     margin: float,
     scope: str = "all",
     switch_margin: float = 0.0,
+    switches: bool = True,
 ) -> Decision:
     """The bot's choice stands unless one the search values above it by more than `margin`
-    (`switch_margin` for a switch in place of a move) exists; the best such is played (a choice
-    the search has no value for stands too); the decision's notes carry the search's figures."""
+    (`switch_margin` for a switch in place of a move; none without `switches`) exists; the best
+    such is played (a choice the search has no value for stands too); the decision's notes carry
+    the search's figures."""
     if not result.values:
         decision.notes["search"] = {"fallback": "no complete world", "turns": result.turns}
         return decision
@@ -599,6 +608,7 @@ def check(
                 for c, v in ranked
                 if c != own
                 and eligible(c, own, scope)
+                and (switches or not (c.startswith("switch") and own.startswith("move")))
                 and not (decision.rule == "1-ko" and _less_sure(c))
                 and v > own_value + _needed(c, own, margin, switch_margin)
             ),
