@@ -116,12 +116,14 @@ def decide(
     )
     if sit.enemy_active is None:
         return blind_entry(sit, oracle)
-    pending = _start_search(
-        sit, config, last_moves, scripted_enemy(tracker, config), enemy_repeat, switch_streak
-    )
+    script = scripted_enemy(tracker, config)
+    pending = _start_search(sit, config, last_moves, script, enemy_repeat, switch_streak)
     engine = MatchupEngine(
         oracle,
         sit.field,
+        # neither script ever sets up: the heuristic's set-up rule never fires, and set-up
+        # moves have no base power for MaxBasePowerPlayer
+        enemy_setup=config.planner_script_setup or not script,
         chance=config.engine_chance,
         roll_chance=config.engine_roll_chance,
         landed_chance=config.engine_landed_chance,
