@@ -1119,3 +1119,14 @@ def test_triple_axel_checks_accuracy_on_every_hit_and_stops_at_a_miss(chance):
     (sure,) = e.options(dice, hariyama, True)
     assert sure.hit_chance == 1.0
     assert e.ko_chance([(dice, 1.0)], hariyama, 0.8 * sure.high) == pytest.approx(0.9)
+
+
+def test_an_enemy_that_may_set_up_beats_the_wall_that_stops_it_unboosted():
+    # Skarmory walls Garchomp's unboosted hits but not a Swords Dance's: the duel assumes the
+    # enemy sets up unless told it never does (a scripted player).
+    skarmory = mon(
+        "skarmory", 84, ("bravebird", "spikes", "roost", "bodypress"), "rockyhelmet", "sturdy"
+    )
+    assert not engine().duel(skarmory, GARCHOMP).a_wins
+    never = MatchupEngine(DamageOracle(None), FieldState(), enemy_setup=False)
+    assert never.duel(skarmory, GARCHOMP).a_wins
