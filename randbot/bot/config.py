@@ -263,9 +263,9 @@ class BotConfig:
     search_doom: bool = False
     # Once the tracker's player model gives a script of search_scripts at least this weight, the
     # search plays the enemy's choice as that script's (MaxBasePowerPlayer: its highest base
-    # power, no switch) rather than as a damage-minded player's mix (0: off). Against MaxBasePowerPlayer it won 991 of 1,000
-    # where the default before won 986 (+10 -5; see docs/results.md); against the heuristic it
-    # took the enemy for the script in 6 battles of 1,500, all won.
+    # power, no switch) rather than as a damage-minded player's mix (0: off). Against
+    # MaxBasePowerPlayer it won 991 of 1,000 where the default before won 986 (+10 -5; see
+    # docs/results.md); against the heuristic it took the enemy for that script in 6 of 1,500.
     search_scripted_enemy: float = 0.9
     # The scripted players the search may play the enemy as, by the tracker's names
     # ("power", "heuristic"; see randbot/inference/choice_model.py).
@@ -274,8 +274,8 @@ class BotConfig:
     # searched (one column of the game: worlds finish within the time). With the heuristic
     # among the scripts as well, against the default before: 1,440 of 1,500 against the
     # heuristic where it won 1,426 (+52 -38 over seeds 11-13, ahead on each). For "power" too:
-    # 493 of 500 against MaxBasePowerPlayer where the default won 497 (+2 -6, seed 11): the finished
-    # worlds let a one-turn value prefer a heal to progress.
+    # 493 of 500 against MaxBasePowerPlayer where the default won 497 (+2 -6, seed 11): the
+    # finished worlds let a one-turn value prefer a heal to progress.
     search_script_only: tuple[str, ...] = ("heuristic",)
     # The Defeat planner's duels let the enemy set up even once the tracker is sure it is a
     # script of search_scripts (False: not then; neither script ever sets up).
