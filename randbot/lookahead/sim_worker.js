@@ -14,8 +14,9 @@
 //     many simulated turns, whatever the clock; "doom" values an active the foe knocks out first
 //     as a sack, see doomChance(); "enemy_model": "power" plays the enemy's choice as
 //     MaxBasePowerPlayer's, see maxPowerMix(), "heuristic" as SimpleHeuristicsPlayer's, see
-//     heuristicMix(), and "script_only" plays only the replies that script would click; "enemy_repeat": {"move", "share"} gives the
-//     move the enemy chose last against the same foe that share of its mix, see withRepeat())
+//     heuristicMix(), and "script_only" plays only the replies that script would click;
+//     "enemy_repeat": {"move", "share"} gives the move the enemy chose last against the same foe
+//     that share of its mix, see withRepeat())
 //   {"id", "op": "solve", "matrices": [matrix...]} -> {"id", "ok": true, "solutions": [...]}
 //   anything that fails                          -> {"id", "ok": false, "error": "what failed"}
 //
@@ -439,21 +440,15 @@ function chooseSwitch(side) {
   return best === null ? 'pass' : `switch ${best}`;
 }
 
-// A SimpleHeuristicsPlayer's forced switch: its bench's best matchup against our active.
+// A SimpleHeuristicsPlayer's forced switch: its bench's best matchup against our active (the
+// first of a tie, as its max() takes).
 function heuristicSwitch(side) {
   const foe = side.foe.active[0];
   if (!foe || foe.fainted) return chooseSwitch(side);
-  let best = null;
-  let bestScore = -Infinity;
-  side.pokemon.forEach((mon, i) => {
-    if (mon.fainted || mon.isActive) return;
-    const score = heuristicMatchup(mon, foe);
-    if (score > bestScore) {
-      bestScore = score;
-      best = i + 1;
-    }
-  });
-  return best === null ? 'pass' : `switch ${best}`;
+  const bench = side.pokemon.map((mon, i) => [i + 1, mon]).filter(([, mon]) => !mon.fainted && !mon.isActive);
+  if (!bench.length) return 'pass';
+  const [best] = topOf(bench.map(([slot, mon]) => [slot, heuristicMatchup(mon, foe)]));
+  return `switch ${best}`;
 }
 
 // `enemyModel` "heuristic": the enemy's forced switches are its script's (heuristicSwitch()).
