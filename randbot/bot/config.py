@@ -261,6 +261,9 @@ class BotConfig:
     # against the heuristic (479 vs 482, seed 11); with the heuristic played as its script, 479
     # where the script alone won 484 (+11 -16): off.
     search_doom: bool = False
+    # ... and our switch-in alone, in the search's switch rows: a switch the foe then outspeeds
+    # and knocks out before it acts is valued as the sack it is.
+    search_switch_doom: bool = False
     # Once the tracker's player model gives a script of search_scripts at least this weight, the
     # search plays the enemy's choice as that script's (MaxBasePowerPlayer: its highest base
     # power, no switch) rather than as a damage-minded player's mix (0: off). Against

@@ -249,6 +249,7 @@ def _start_search(
         switch_share=config.search_switch_share,
         discover_margin=config.discover_margin,
         doom=config.search_doom,
+        switch_doom=config.search_switch_doom,
         enemy_model=enemy_model,
         script_only=enemy_model in config.search_script_only,
         script_rollout=config.search_script_rollout,

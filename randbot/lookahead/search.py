@@ -89,6 +89,9 @@ class SearchSettings:
     # An active the foe outspeeds and knocks out with its next attack is valued as a sack, not
     # by its HP (the worker's static score; see doomChance in sim_worker.js).
     doom: bool = False
+    # Our switch-in alone valued so, in the rows where our choice is a switch: one turn sees the
+    # resisted hit a switch-in takes, not that the foe then outspeeds and knocks it out.
+    switch_doom: bool = False
     # The enemy played as a scripted player the tracker has identified ("power": poke-env's
     # MaxBasePowerPlayer, "heuristic": its SimpleHeuristicsPlayer; see maxPowerMix and
     # heuristicMix in sim_worker.js) in place of the damage-minded mix.
@@ -181,6 +184,7 @@ def _submit(worlds: list[World], ours: list[str], settings: SearchSettings, seed
         by_reply=settings.coverage > 0,
         switch_share=settings.switch_share,
         doom=settings.doom,
+        switch_doom=settings.switch_doom,
         enemy_model=settings.enemy_model or None,
         script_only=bool(settings.enemy_model) and settings.script_only,
         enemy_repeat=settings.repeat,

@@ -6,13 +6,14 @@
 //   {"id", "op": "build", "spec"}                -> {"id", "ok": true, "state": summary}
 //   {"id", "op": "search", "worlds": [{"spec", "weight", "theirs"?}], "ours": [choice...],
 //    "samples", "deadline_ms", "deadline_at"?, "seed", "luck"?, "by_reply"?, "max_turns"?, "doom"?,
-//    "enemy_model"?, "script_only"?, "enemy_repeat"?}
+//    "switch_doom"?, "enemy_model"?, "script_only"?, "enemy_repeat"?}
 //     -> {"id", "ok": true, "worlds": [...], "turns", "ms"}
 //     ("deadline_at", in epoch ms, caps the time a request waited in the queue behind another
 //     battle's: a search answered after its caller gave up is wasted work; "by_reply" plays the
 //     enemy's likelier replies first, each against all our choices; "max_turns" stops after that
 //     many simulated turns, whatever the clock; "doom" values an active the foe knocks out first
-//     as a sack, see doomChance(); "enemy_model": "power" plays the enemy's choice as
+//     as a sack, see doomChance(), and "switch_doom" does so for our switch-in alone, in the rows
+//     where our choice is a switch; "enemy_model": "power" plays the enemy's choice as
 //     MaxBasePowerPlayer's, see maxPowerMix(), "heuristic" as SimpleHeuristicsPlayer's, see
 //     heuristicMix(), and "script_only" plays only the replies that script would click;
 //     "enemy_repeat": {"move", "share"} gives the move the enemy chose last against the same foe
@@ -385,13 +386,14 @@ function fieldWorth(side) {
 
 // `unseen`: enemy Pokémon not in the spec (not yet revealed), counted as healthy: beating the
 // ones we know is not a won battle while they remain.
-// `doom`: an active the foe will knock out first is valued as a sack (doomChance()).
-function evaluate(battle, unseen = 0, doom = false) {
+// `doom`: an active the foe will knock out first is valued as a sack (doomChance()); `doomOurs`:
+// ours alone.
+function evaluate(battle, unseen = 0, doom = false, doomOurs = false) {
   if (battle.ended && !(unseen > 0 && battle.winner === 'p1')) {
     return battle.winner === 'p1' ? 1 : battle.winner === 'p2' ? -1 : 0;
   }
   const [p1, p2] = battle.sides;
-  const diff = (sideWorth(p1, doom) - sideWorth(p2, doom) - unseen) / 6;
+  const diff = (sideWorth(p1, doom || doomOurs) - sideWorth(p2, doom) - unseen) / 6;
   return Math.max(-0.99, Math.min(0.99, diff));
 }
 
@@ -579,9 +581,9 @@ class LikelyPRNG {
   }
 }
 
-// `opts`: {unseen, rolloutTurns, doom, enemyModel} (see evaluate() and rollout()).
+// `opts`: {unseen, rolloutTurns, doom, doomOurs, enemyModel} (see evaluate() and rollout()).
 function playTurn(rootJSON, ours, theirs, seed, prng = null, opts = {}) {
-  const {unseen = 0, rolloutTurns = 0, doom = false, enemyModel = ''} = opts;
+  const {unseen = 0, rolloutTurns = 0, doom = false, doomOurs = false, enemyModel = ''} = opts;
   let battle;
   try {
     battle = Battle.fromJSON(rootJSON);
@@ -605,7 +607,7 @@ function playTurn(rootJSON, ours, theirs, seed, prng = null, opts = {}) {
     }
   }
   try {
-    return {value: evaluate(battle, unseen, doom), battle};
+    return {value: evaluate(battle, unseen, doom, doomOurs), battle};
   } catch (err) {
     throw explained(err, battle, `scoring where ${ours} against ${theirs} led`);
   }
@@ -873,6 +875,9 @@ function search(req) {
       throw explained(err, battle, 'serialising the built battle and listing its choices');
     }
     const turnOpts = {unseen, rolloutTurns: req.rollout_turns || 0, doom: !!req.doom, enemyModel: scripted ? req.enemy_model : ''};
+    // "switch_doom": a switch-in the foe outspeeds and knocks out next is valued as a sack (a
+    // one-turn value sees the resisted hit it takes, not that it falls before it acts)
+    const rowOpts = ours.map((choice) => (req.switch_doom && choice.startsWith('switch') ? {...turnOpts, doomOurs: true} : turnOpts));
     const sums = ours.map(() => theirs.map(() => 0));
     const counts = ours.map(() => theirs.map(() => 0));
     const leaves = req.leaves ? ours.map(() => theirs.map(() => null)) : null;
@@ -892,11 +897,11 @@ function search(req) {
         if (Date.now() >= deadline) { timedOut = true; complete = false; break outer; }
         if (req.max_turns && turns >= req.max_turns) { complete = false; break outer; }
         const likely = req.luck === 'likely' ? new LikelyPRNG() : null;
-        let res = playTurn(rootJSON, ours[a], theirs[b], seed, likely, turnOpts);
+        let res = playTurn(rootJSON, ours[a], theirs[b], seed, likely, rowOpts[a]);
         turns++;
         if (likely && likely.coins.length && res.value !== undefined && Date.now() < deadline) {
           const p = likely.coins[0];
-          const other = playTurn(rootJSON, ours[a], theirs[b], seed, new LikelyPRNG(0), turnOpts);
+          const other = playTurn(rootJSON, ours[a], theirs[b], seed, new LikelyPRNG(0), rowOpts[a]);
           turns++;
           if (other.value !== undefined) {
             const value = p * res.value + (1 - p) * other.value;
