@@ -368,6 +368,41 @@ def test_doom_values_an_active_the_faster_foe_knocks_out_as_a_sack(
     assert (root(True) < root(False) - 0.01) is doomed
 
 
+def test_switch_doom_values_a_doomed_switch_in_as_a_sack_and_leaves_a_stay_alone(
+    worker: SimWorker,
+) -> None:
+    # Both ours are slower than Dragapult and in range of its Dragon Darts; the enemy sets up a
+    # Substitute this turn, so the switch-in lands unhurt and falls next turn before it acts.
+    spec = _doomed_spec({"species": "Slowbro", "moves": ["scald"], "hp": 20})
+    spec["sides"]["p1"]["pokemon"][1] = {
+        "species": "Snorlax",
+        "level": 80,
+        "moves": ["bodyslam"],
+        "item": "leftovers",
+        "hp": 20,
+    }
+    spec["sides"]["p2"]["pokemon"][0]["moves"] = ["dragondarts", "substitute"]
+
+    def row_values(switch_doom: bool) -> dict[str, float]:
+        answer = worker.request(
+            "search",
+            worlds=[{"spec": spec, "weight": 1.0, "theirs": ["move substitute"]}],
+            ours=["move scald", "switch 2"],
+            samples=1,
+            deadline_ms=5000,
+            seed=1,
+            luck="likely",
+            switch_doom=switch_doom,
+        )
+        (world,) = answer["worlds"]
+        assert world["complete"]
+        return {ours: row[0] for ours, row in zip(world["ours"], world["matrix"], strict=True)}
+
+    plain, doomed = row_values(False), row_values(True)
+    assert doomed["switch 2"] < plain["switch 2"] - 0.01
+    assert doomed["move scald"] == plain["move scald"]
+
+
 def _model_mix(worker: SimWorker, **request) -> dict[str, float]:
     """The search's model of the enemy's choice in the recorded battle: choice -> share."""
     return _model_mix_of(worker, _spec(), **request)
