@@ -1130,3 +1130,36 @@ def test_an_enemy_that_may_set_up_beats_the_wall_that_stops_it_unboosted():
     assert not engine().duel(skarmory, GARCHOMP).a_wins
     never = MatchupEngine(DamageOracle(None), FieldState(), enemy_setup=False)
     assert never.duel(skarmory, GARCHOMP).a_wins
+
+
+def test_a_scripted_enemy_fights_only_with_the_moves_its_script_clicks():
+    # Low Kick's base power is 0 in the data: neither script clicks it, and MaxBasePowerPlayer
+    # clicks Close Combat (120) over a stronger-hitting Knock Off against a Ghost.
+    conkeldurr = mon(
+        "conkeldurr", 82, ("lowkick", "closecombat", "knockoff", "machpunch"), "", "guts"
+    )
+    tyranitar = mon("tyranitar", 80, ("crunch", "stoneedge"))
+    gengar = mon("gengar", 80, ("shadowball",))
+
+    def moves(script: str, target: Mon) -> set[str]:
+        scripted = MatchupEngine(DamageOracle(None), FieldState(), enemy_script=script)
+        return {o.move for o in scripted.options(conkeldurr, target, False)}
+
+    assert "lowkick" in moves("", tyranitar)
+    assert moves("heuristic", tyranitar) == {"closecombat", "knockoff", "machpunch"}
+    assert moves("power", tyranitar) == {"closecombat"}
+    # Close Combat cannot touch a Ghost: with nothing its script would click, it keeps them all
+    assert moves("power", gengar) == {"knockoff"}
+    # our side is never scripted
+    scripted = MatchupEngine(DamageOracle(None), FieldState(), enemy_script="power")
+    assert "lowkick" in {o.move for o in scripted.options(conkeldurr, tyranitar, True)}
+
+
+def test_a_scripted_enemy_never_heals_in_its_duels():
+    # Vaporeon's Scalds wear Blissey down hardly faster than Soft-Boiled heals it; neither
+    # script ever clicks Soft-Boiled.
+    blissey = mon("blissey", 84, ("flamethrower", "softboiled"), "leftovers")
+    vaporeon = mon("vaporeon", 84, ("scald",))
+    healing = engine().duel(vaporeon, blissey, plans=(0,))
+    scripted = MatchupEngine(DamageOracle(None), FieldState(), enemy_script="heuristic")
+    assert scripted.duel(vaporeon, blissey, plans=(0,)).b_hp < healing.b_hp - 0.2

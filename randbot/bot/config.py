@@ -284,6 +284,9 @@ class BotConfig:
     # script of search_scripts (False: not then; neither script ever sets up). Off: 963 of 1,000
     # against the heuristic where the default won 964 (+11 -12, seeds 11 and 12): on.
     planner_script_setup: bool = True
+    # ... and give it only the moves that script clicks (none of base power 0, no recovery; for
+    # MaxBasePowerPlayer its highest base power alone).
+    planner_script_moves: bool = False
     # Once we have switched by choice in each of this many decisions before, the search may not
     # replace the bot's move with a switch (0: off): against a script it predicts, each switch-in
     # takes a resisted hit and wins its one turn, and the switching never ends. At 2: 485 of 500

@@ -247,10 +247,16 @@ class MatchupEngine:
         ours_last: bool = False,
         theirs_last: bool = False,
         flinches: bool = False,
+        enemy_script: str = "",
     ) -> None:
         self.oracle = oracle
         self.field = field
         self.enemy_setup = enemy_setup
+        # The enemy is a scripted player ("power": MaxBasePowerPlayer, "heuristic": its
+        # SimpleHeuristicsPlayer): its duels give it only the moves that script clicks (no move
+        # the data gives base power 0, such as Low Kick or Seismic Toss; for "power", its
+        # highest base power alone) and no recovery move, which neither script clicks.
+        self.enemy_script = enemy_script
         self.chance = chance
         # Chance mode also counts the damage roll: a hit whose high rolls KO and low rolls do not
         # KOs in that share of worlds (off: it KOs exactly when its mean roll does).
@@ -440,6 +446,8 @@ class MatchupEngine:
                     hit_chance=_later_hit_chance(facts, a),
                 )
             )
+        if not a_ours and self.enemy_script:
+            out = _script_options(out, a, self.enemy_script, self.gen)
         self._options[key] = out
         return out
 
@@ -505,6 +513,8 @@ class MatchupEngine:
         for s in (A, B):
             s.asleep = {"slp": SLEEP_TURNS, "frz": FROZEN_TURNS}.get(s.mon.status or "", 0)
             s.heal_move, s.heal = _recovery(s.mon, self.field.weather)
+            if self.enemy_script and not s.ours:
+                s.heal_move, s.heal = None, 0.0
             s.lock(s.mon.locked)
             s.slow_left = s.mon.slow_turns if s.mon.slowed else 0
             s.salted = s.mon.salted
@@ -929,7 +939,8 @@ class MatchupEngine:
         holder.mon = replace(holder.mon, item="", locked=None)
         if holder.locked is not None:
             holder.locked = None
-            holder.heal_move, holder.heal = _recovery(holder.mon, self.field.weather)
+            if holder.ours or not self.enemy_script:
+                holder.heal_move, holder.heal = _recovery(holder.mon, self.field.weather)
         holder.options = self.options(holder.mon, foe.mon, holder.ours)
         foe.options = _usable(self.options(foe.mon, holder.mon, foe.ours), foe.locked)
 
@@ -1509,6 +1520,21 @@ _SLEEPLESS = {"insomnia", "vitalspirit", "comatose", "purifyingsalt", "sweetveil
 def _knockable(mon: Mon) -> bool:
     """Knock Off takes its item: it holds one that comes off, and no Sticky Hold keeps it."""
     return bool(mon.item) and mon.ability != "stickyhold" and knockable_item(mon.item)
+
+
+def _script_options(options: list[Option], mon: Mon, script: str, gen: int) -> list[Option]:
+    """The damaging options a scripted player clicks: those of base power above 0 in the data,
+    and for MaxBasePowerPlayer its highest (all of them where none would be left)."""
+
+    def power(move_id: str) -> int:
+        facts = move_facts(move_id, gen)
+        return facts.base_power if facts is not None else 0
+
+    kept = [o for o in options if power(o.move) > 0]
+    if script == "power":
+        top = max((power(m) for m in mon.moves), default=0)
+        kept = [o for o in kept if power(o.move) == top]
+    return kept or options
 
 
 def _best_setup(mon: Mon) -> str | None:

@@ -124,6 +124,7 @@ def decide(
         # neither script ever sets up: the heuristic's set-up rule never fires, and set-up
         # moves have no base power for MaxBasePowerPlayer
         enemy_setup=config.planner_script_setup or not script,
+        enemy_script=script if config.planner_script_moves else "",
         chance=config.engine_chance,
         roll_chance=config.engine_roll_chance,
         landed_chance=config.engine_landed_chance,
