@@ -239,7 +239,9 @@ class BotConfig:
     # with the model rule: paired against the bot without it on 500 draws against the heuristic,
     # +19 -8 (seed 11, `play`) and +21 -9 (seed 11, `evaluate`); see docs/results.md. No longer
     # think time has measured stronger: at 400 ms, where the search values nearly every decision
-    # and replaces a third of the bot's choices, 922 of 1,000 draws where 50 ms won 930.
+    # and replaces a third of the bot's choices, 922 of 1,000 draws where 50 ms won 930; with
+    # the heuristic played as its script, 100 ms and 5 worlds won 477 of 500 where 50 ms and 3
+    # won 484 (+9 -16, seed 11).
     search: bool = True
     think_ms: float = 50.0
     search_worlds: int = 3
@@ -250,6 +252,7 @@ class BotConfig:
     # A switch the search plays in place of the bot's move (the full search's or the tie
     # search's) must beat the move by this, where it is larger than search_margin.
     search_switch_margin: float = 0.02
+    # At 0.1: 482 of 500 against the heuristic where 0.03 won 484 (+8 -10, seed 11).
     search_tera_cost: float = 0.03
     search_rollout_turns: int = 0  # after the searched turn, both sides' strongest moves
     # The value of where a turn leads: "static" (the worker's HP/status/boosts score) or "planner"
@@ -262,13 +265,17 @@ class BotConfig:
     # where the script alone won 484 (+11 -16): off.
     search_doom: bool = False
     # ... and our switch-in alone, in the search's switch rows: a switch the foe then outspeeds
-    # and knocks out before it acts is valued as the sack it is.
+    # and knocks out before it acts is valued as the sack it is. 1,445 of 1,500 against the
+    # heuristic where the default won 1,440 (+24 -19 over seeds 11-13, level on seed 13), and
+    # 495 of 500 against MaxBasePowerPlayer where it won 494 (+3 -2, seed 12): off.
     search_switch_doom: bool = False
     # Once the tracker's player model gives a script of search_scripts at least this weight, the
     # search plays the enemy's choice as that script's (MaxBasePowerPlayer: its highest base
     # power, no switch) rather than as a damage-minded player's mix (0: off). Against
     # MaxBasePowerPlayer it won 991 of 1,000 where the default before won 986 (+10 -5; see
     # docs/results.md); against the heuristic it took the enemy for that script in 6 of 1,500.
+    # At 0.6 the search took the heuristic for its script by turn 5 (median) where 0.9 did by
+    # turn 8, and won 475 of 500 against it where 0.9 won 484 (+6 -15, seed 11).
     search_scripted_enemy: float = 0.9
     # The scripted players the search may play the enemy as, by the tracker's names
     # ("power", "heuristic"; see randbot/inference/choice_model.py).
@@ -285,7 +292,9 @@ class BotConfig:
     # against the heuristic where the default won 964 (+11 -12, seeds 11 and 12): on.
     planner_script_setup: bool = True
     # ... and give it only the moves that script clicks (none of base power 0, no recovery; for
-    # MaxBasePowerPlayer its highest base power alone).
+    # MaxBasePowerPlayer its highest base power alone). Level: 484 of 500 against the heuristic
+    # where the default won 484 (+6 -6, seed 11), 496 against MaxBasePowerPlayer where it won
+    # 494 (+3 -1, seed 12): off.
     planner_script_moves: bool = False
     # Once we have switched by choice in each of this many decisions before, the search may not
     # replace the bot's move with a switch (0: off): against a script it predicts, each switch-in
