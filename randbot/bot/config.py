@@ -275,8 +275,8 @@ class BotConfig:
     # MaxBasePowerPlayer it won 991 of 1,000 where the default before won 986 (+10 -5; see
     # docs/results.md); against the heuristic it took the enemy for that script in 6 of 1,500.
     # At 0.6 the search took the heuristic for its script by turn 5 (median) where 0.9 did by
-    # turn 8, and won 475 of 500 against it where 0.9 won 484 (+6 -15, seed 11); at 0.97, 487
-    # (+9 -6, the same draws).
+    # turn 8, and won 475 of 500 against it where 0.9 won 484 (+6 -15, seed 11); at 0.97, 966
+    # of 1,000 where 0.9 won 964 (+19 -17, seeds 11 and 12).
     search_scripted_enemy: float = 0.9
     # The scripted players the search may play the enemy as, by the tracker's names
     # ("power", "heuristic"; see randbot/inference/choice_model.py).
