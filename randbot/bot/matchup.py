@@ -37,6 +37,7 @@ from randbot.bot.pydamage import (
     stage_multiplier,
     type_multiplier,
 )
+from randbot.inference.scripted_players import base_power
 
 MAX_TURNS = 12
 SETUP_PLANS = (0, 1, 2)
@@ -512,9 +513,7 @@ class MatchupEngine:
         B = _Side(b, not a_ours, b.hp_fraction, b_opts, setups_left=b_setups, abilities=on)
         for s in (A, B):
             s.asleep = {"slp": SLEEP_TURNS, "frz": FROZEN_TURNS}.get(s.mon.status or "", 0)
-            s.heal_move, s.heal = _recovery(s.mon, self.field.weather)
-            if self.enemy_script and not s.ours:
-                s.heal_move, s.heal = None, 0.0
+            s.heal_move, s.heal = self._recovery_of(s)
             s.lock(s.mon.locked)
             s.slow_left = s.mon.slow_turns if s.mon.slowed else 0
             s.salted = s.mon.salted
@@ -933,14 +932,19 @@ class MatchupEngine:
             # A cured burn or paralysis, or a spent berry, changes the damage: price it again.
             user.options = _usable(self.options(user.mon, foe.mon, user.ours), user.locked)
 
+    def _recovery_of(self, side: _Side) -> tuple[str | None, float]:
+        """The side's recovery move and what it heals; none for a scripted enemy's."""
+        if self.enemy_script and not side.ours:
+            return None, 0.0
+        return _recovery(side.mon, self.field.weather)
+
     def _lose_item(self, holder: _Side, foe: _Side) -> None:
         """Knock Off: the item is gone for the rest of the duel, and with it what it did to the
         damage both ways (Assault Vest, Eviolite, Choice Band, Life Orb...) and any choice lock."""
         holder.mon = replace(holder.mon, item="", locked=None)
         if holder.locked is not None:
             holder.locked = None
-            if holder.ours or not self.enemy_script:
-                holder.heal_move, holder.heal = _recovery(holder.mon, self.field.weather)
+            holder.heal_move, holder.heal = self._recovery_of(holder)
         holder.options = self.options(holder.mon, foe.mon, holder.ours)
         foe.options = _usable(self.options(foe.mon, holder.mon, foe.ours), foe.locked)
 
@@ -1523,17 +1527,13 @@ def _knockable(mon: Mon) -> bool:
 
 
 def _script_options(options: list[Option], mon: Mon, script: str, gen: int) -> list[Option]:
-    """The damaging options a scripted player clicks: those of base power above 0 in the data,
-    and for MaxBasePowerPlayer its highest (all of them where none would be left)."""
-
-    def power(move_id: str) -> int:
-        facts = move_facts(move_id, gen)
-        return facts.base_power if facts is not None else 0
-
-    kept = [o for o in options if power(o.move) > 0]
+    """The damaging options a scripted player clicks: those of base power above 0 as the script
+    reads it (poke-env's move data, see scripted_players), and for MaxBasePowerPlayer its
+    highest (all of them where none would be left)."""
+    kept = [o for o in options if base_power(o.move, gen) > 0]
     if script == "power":
-        top = max((power(m) for m in mon.moves), default=0)
-        kept = [o for o in kept if power(o.move) == top]
+        top = max((base_power(m, gen) for m in mon.moves), default=0.0)
+        kept = [o for o in kept if base_power(o.move, gen) == top]
     return kept or options
 
 
