@@ -119,6 +119,10 @@ def _wait_for(predicate, timeout: float) -> None:
         time.sleep(0.2)
 
 
+def _workers_by_slot(out: Path) -> dict[int, dict]:
+    return {e["slot"]: e for e in events(out) if e["event"] == "worker"}
+
+
 def test_a_killed_server_and_a_killed_worker_are_replaced_and_the_count_is_right(
     tmp_path: Path,
 ) -> None:
@@ -129,9 +133,9 @@ def test_a_killed_server_and_a_killed_worker_are_replaced_and_the_count_is_right
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
     try:
-        _wait_for(lambda: len(battles(out)) >= 2, 90)
-        worker0 = next(e for e in events(out) if e["event"] == "worker" and e["slot"] == 0)
-        worker1 = next(e for e in events(out) if e["event"] == "worker" and e["slot"] == 1)
+        # Both slots must have started: one can log two battles before the other is up.
+        _wait_for(lambda: len(battles(out)) >= 2 and {0, 1} <= _workers_by_slot(out).keys(), 90)
+        worker0, worker1 = _workers_by_slot(out)[0], _workers_by_slot(out)[1]
         os.killpg(worker0["server_pid"], signal.SIGKILL)  # the Showdown server of slot 0
         os.kill(worker1["pid"], signal.SIGKILL)  # the player process of slot 1
         stdout, stderr = process.communicate(timeout=150)
