@@ -403,6 +403,42 @@ def test_switch_doom_values_a_doomed_switch_in_as_a_sack_and_leaves_a_stay_alone
     assert doomed["move scald"] == plain["move scald"]
 
 
+def test_roll_coin_plays_a_knock_out_on_some_rolls_both_ways(worker: SimWorker) -> None:
+    # Snorlax's Body Slam against a Garchomp whose HP is set to the middle roll's damage: about
+    # half the rolls knock it out. Without the coin the middle roll takes the KO as sure.
+    spec = _doomed_spec({"species": "Snorlax", "moves": ["bodyslam"]})
+    spec["sides"]["p2"]["pokemon"][0] = {
+        "species": "Garchomp",
+        "level": 80,
+        "moves": ["swordsdance"],
+    }
+
+    def leaf(spec: dict, roll_coin: bool) -> dict:
+        answer = worker.request(
+            "search",
+            worlds=[{"spec": spec, "weight": 1.0, "theirs": ["move swordsdance"]}],
+            ours=["move bodyslam"],
+            samples=1,
+            deadline_ms=5000,
+            seed=1,
+            luck="likely",
+            leaves=True,
+            roll_coin=roll_coin,
+        )
+        return answer["worlds"][0]["leaves"][0][0]
+
+    maxhp = worker.request("build", spec=spec)["state"]["sides"]["p2"]["pokemon"][0]["maxhp"]
+    middle = round(maxhp * (1 - leaf(spec, False)["t"]["hp"][0]))
+    spec["sides"]["p2"]["pokemon"][0]["hp"] = middle
+    plain, coin = leaf(spec, False), leaf(spec, True)
+    assert plain["t"]["hp"][0] == 0 and "mix" not in plain
+    assert coin["t"]["hp"][0] == 0 and 0.3 < coin["mix"]["p"] < 0.7
+    assert coin["mix"]["other"]["t"]["hp"][0] > 0  # the rolls that leave it standing
+
+    spec["sides"]["p2"]["pokemon"][0]["hp"] = middle // 2  # every roll knocks it out: no coin
+    assert "mix" not in leaf(spec, True)
+
+
 def _model_mix(worker: SimWorker, **request) -> dict[str, float]:
     """The search's model of the enemy's choice in the recorded battle: choice -> share."""
     return _model_mix_of(worker, _spec(), **request)

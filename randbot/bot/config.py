@@ -269,6 +269,10 @@ class BotConfig:
     # heuristic where the default won 1,440 (+24 -19 over seeds 11-13, level on seed 13), and
     # 495 of 500 against MaxBasePowerPlayer where it won 494 (+3 -2, seed 12): off.
     search_switch_doom: bool = False
+    # A hit that knocks out on some of its damage rolls and not on others is played as a coin
+    # (both sides, weighted by their rolls, when it is the turn's first) where the middle roll
+    # alone takes the KO as sure or as none.
+    search_roll_coin: bool = False
     # Once the tracker's player model gives a script of search_scripts at least this weight, the
     # search plays the enemy's choice as that script's (MaxBasePowerPlayer: its highest base
     # power, no switch) rather than as a damage-minded player's mix (0: off). Against

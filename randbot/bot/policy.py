@@ -251,6 +251,7 @@ def _start_search(
         discover_margin=config.discover_margin,
         doom=config.search_doom,
         switch_doom=config.search_switch_doom,
+        roll_coin=config.search_roll_coin,
         enemy_model=enemy_model,
         script_only=enemy_model in config.search_script_only,
         script_rollout=config.search_script_rollout,

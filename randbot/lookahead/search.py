@@ -92,6 +92,10 @@ class SearchSettings:
     # Our switch-in alone valued so, in the rows where our choice is a switch: one turn sees the
     # resisted hit a switch-in takes, not that the foe then outspeeds and knocks it out.
     switch_doom: bool = False
+    # A hit that knocks out on some damage rolls and not on others is a coin of the likely luck
+    # (its likelier side played, and both sides if it is the turn's first coin; see rollCoin in
+    # sim_worker.js), where the middle roll alone takes the KO as sure or as none.
+    roll_coin: bool = False
     # The enemy played as a scripted player the tracker has identified ("power": poke-env's
     # MaxBasePowerPlayer, "heuristic": its SimpleHeuristicsPlayer; see maxPowerMix and
     # heuristicMix in sim_worker.js) in place of the damage-minded mix.
@@ -185,6 +189,7 @@ def _submit(worlds: list[World], ours: list[str], settings: SearchSettings, seed
         switch_share=settings.switch_share,
         doom=settings.doom,
         switch_doom=settings.switch_doom,
+        roll_coin=settings.roll_coin,
         enemy_model=settings.enemy_model or None,
         script_only=bool(settings.enemy_model) and settings.script_only,
         enemy_repeat=settings.repeat,

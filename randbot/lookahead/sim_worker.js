@@ -6,7 +6,7 @@
 //   {"id", "op": "build", "spec"}                -> {"id", "ok": true, "state": summary}
 //   {"id", "op": "search", "worlds": [{"spec", "weight", "theirs"?}], "ours": [choice...],
 //    "samples", "deadline_ms", "deadline_at"?, "seed", "luck"?, "by_reply"?, "max_turns"?, "doom"?,
-//    "switch_doom"?, "enemy_model"?, "script_only"?, "enemy_repeat"?}
+//    "switch_doom"?, "enemy_model"?, "script_only"?, "enemy_repeat"?, "roll_coin"?}
 //     -> {"id", "ok": true, "worlds": [...], "turns", "ms"}
 //     ("deadline_at", in epoch ms, caps the time a request waited in the queue behind another
 //     battle's: a search answered after its caller gave up is wasted work; "by_reply" plays the
@@ -17,7 +17,8 @@
 //     MaxBasePowerPlayer's, see maxPowerMix(), "heuristic" as SimpleHeuristicsPlayer's, see
 //     heuristicMix(), and "script_only" plays only the replies that script would click;
 //     "enemy_repeat": {"move", "share"} gives the move the enemy chose last against the same foe
-//     that share of its mix, see withRepeat())
+//     that share of its mix, see withRepeat(); "roll_coin" makes a damage roll that knocks out on
+//     some rolls and not on others a coin of the likely luck, see rollCoin())
 //   {"id", "op": "solve", "matrices": [matrix...]} -> {"id", "ok": true, "solutions": [...]}
 //   anything that fails                          -> {"id", "ok": false, "error": "what failed"}
 //
@@ -581,7 +582,32 @@ class LikelyPRNG {
   }
 }
 
-// `opts`: {unseen, rolloutTurns, doom, doomOurs, enemyModel} (see evaluate() and rollout()).
+// A hit that knocks out on some of the sixteen damage rolls and not on others is a coin like
+// accuracy: the middle roll alone takes a KO on 9 rolls of 16 as sure, and one on 7 of 16 as
+// none. Its likelier side is played (the middle roll of that side), and as the first coin both
+// sides are, weighted by their rolls. The damage of roll r is the middle roll's scaled by
+// (100 - r) / 93: every modifier after the roll is a multiplier, so this is within a point or two.
+const MIDDLE_ROLL = 7; // LikelyPRNG.random(16): the randomizer's 100 - 7 = 93%
+
+function rollCoin(battle, prng) {
+  const actions = battle.actions;
+  const modify = actions.modifyDamage;
+  actions.modifyDamage = function (baseDamage, pokemon, target, move, suppressMessages) {
+    const damage = modify.call(this, baseDamage, pokemon, target, move, suppressMessages);
+    // a Substitute takes the hit on its own HP
+    if (!target || !target.hp || target.volatiles['substitute'] || typeof damage !== 'number') return damage;
+    const rolls = [];
+    for (let r = 0; r < 16; r++) rolls.push(Math.max(1, Math.floor((damage * (100 - r)) / (100 - MIDDLE_ROLL))));
+    const kos = rolls.filter((d) => d >= target.hp).length;
+    if (kos === 0 || kos === 16) return damage;
+    const ko = prng.randomChance(kos, 16);
+    const side = rolls.filter((d) => d >= target.hp === ko);
+    return side[Math.floor(side.length / 2)];
+  };
+}
+
+// `opts`: {unseen, rolloutTurns, doom, doomOurs, enemyModel, rollCoin} (see evaluate(), rollout()
+// and rollCoin()).
 function playTurn(rootJSON, ours, theirs, seed, prng = null, opts = {}) {
   const {unseen = 0, rolloutTurns = 0, doom = false, doomOurs = false, enemyModel = ''} = opts;
   let battle;
@@ -592,6 +618,7 @@ function playTurn(rootJSON, ours, theirs, seed, prng = null, opts = {}) {
   }
   battle.send = NOOP;
   battle.prng = prng || new PRNG(seed);
+  if (opts.rollCoin && prng instanceof LikelyPRNG) rollCoin(battle, prng);
   try {
     if (!battle.choose('p1', ours)) return {illegal: 'ours'};
     if (!battle.choose('p2', theirs)) return {illegal: 'theirs'};
@@ -874,7 +901,7 @@ function search(req) {
     } catch (err) {
       throw explained(err, battle, 'serialising the built battle and listing its choices');
     }
-    const turnOpts = {unseen, rolloutTurns: req.rollout_turns || 0, doom: !!req.doom, enemyModel: scripted ? req.enemy_model : ''};
+    const turnOpts = {unseen, rolloutTurns: req.rollout_turns || 0, doom: !!req.doom, enemyModel: scripted ? req.enemy_model : '', rollCoin: !!req.roll_coin};
     // "switch_doom": a switch-in the foe outspeeds and knocks out next is valued as a sack (a
     // one-turn value sees the resisted hit it takes, not that it falls before it acts)
     const rowOpts = ours.map((choice) => (req.switch_doom && choice.startsWith('switch') ? {...turnOpts, doomOurs: true} : turnOpts));
