@@ -60,3 +60,23 @@ def test_supreme_overlord_carries_its_fallen_allies_into_the_ability_state() -> 
     kingambit.start_effect("fallen5")
     assert _ability_state(kingambit) == {"fallen": 5}
     assert "fallen5" not in _volatiles(kingambit, None, random.Random(0))
+
+
+def test_a_benched_regenerator_holder_is_built_healed_by_a_third() -> None:
+    # `|switch|p2a: Alomomola|...|84/100`, then another enemy switches in: Showdown heals the
+    # Alomomola a third as it leaves, silently (the search built it at 360 HP where it had 429)
+    from randbot.bot.mon import enemy_hp_fraction
+
+    alomomola = Pokemon(gen=9, species="alomomola")
+    alomomola.switch_in()
+    alomomola.set_hp_status("50/100")
+    assert enemy_hp_fraction(alomomola, "Regenerator") == 0.5  # in front of us: as shown
+    alomomola.switch_out({})
+    assert abs(enemy_hp_fraction(alomomola, "Regenerator") - (0.5 + 1 / 3)) < 1e-9
+    assert enemy_hp_fraction(alomomola, "Healer") == 0.5  # a build without it: as shown
+    known = Pokemon(gen=9, species="alomomola")
+    known.ability = "regenerator"  # poke-env heals a known holder itself: not twice
+    known.switch_in()
+    known.set_hp_status("50/100")
+    known.switch_out({})
+    assert enemy_hp_fraction(known, "Regenerator") == known.current_hp_fraction

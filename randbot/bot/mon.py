@@ -378,6 +378,17 @@ def our_mon(mon: Pokemon) -> Mon:
     )
 
 
+def enemy_hp_fraction(mon: Pokemon, ability: str | None) -> float:
+    """An enemy's HP now. A Regenerator holder on the bench healed a third of its HP as it left,
+    which the protocol shows only when it comes back in (poke-env adds it only where it knows
+    the ability; Regenerator never announces itself, so here the build's ability decides)."""
+    hp = mon.current_hp_fraction
+    built_holder = mon.ability is None and to_id(ability) == "regenerator"
+    if built_holder and not mon.active and not mon.fainted and hp > 0:
+        return min(1.0, hp + 1 / 3)
+    return hp
+
+
 def enemy_mon(
     mon: Pokemon,
     *,
@@ -410,7 +421,7 @@ def enemy_mon(
         tera_type=seen_tera or (tera_type.upper() if tera_type else None),
         terastallized=mon.is_terastallized,
         stats=stats,  # type: ignore[arg-type]
-        hp=0 if mon.fainted else max(1, round(stats[0] * mon.current_hp_fraction)),
+        hp=0 if mon.fainted else max(1, round(stats[0] * enemy_hp_fraction(mon, ability))),
         boosts=_boosts(mon),
         status=_status(mon),
         item=to_id(item) if item else item,

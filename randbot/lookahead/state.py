@@ -19,7 +19,13 @@ from poke_env.battle import Battle, Field, Pokemon, SideCondition, Weather
 from poke_env.battle.move import Move
 
 from randbot.bot.field import turns_left
-from randbot.bot.mon import current_species, entry_boost_spent, slow_start_turns_left, to_id
+from randbot.bot.mon import (
+    current_species,
+    enemy_hp_fraction,
+    entry_boost_spent,
+    slow_start_turns_left,
+    to_id,
+)
 
 STATS = ("hp", "atk", "def", "spa", "spd", "spe")
 RANDBATS_EV = 85
@@ -356,7 +362,7 @@ def enemy_pokemon(
         **_pokemon_state(mon, rng, last_move),
     }
     if not mon.fainted:
-        spec["hp_fraction"] = mon.current_hp_fraction
+        spec["hp_fraction"] = enemy_hp_fraction(mon, spec["ability"])
     return _choice_lock(_unburden(spec, mon), mon, last_move)
 
 
