@@ -4,6 +4,7 @@ from a spec, searching one turn, deadlines, bad input, and restarts."""
 from __future__ import annotations
 
 import json
+import math
 import os
 import signal
 from pathlib import Path
@@ -437,6 +438,59 @@ def test_roll_coin_plays_a_knock_out_on_some_rolls_both_ways(worker: SimWorker) 
 
     spec["sides"]["p2"]["pokemon"][0]["hp"] = middle // 2  # every roll knocks it out: no coin
     assert "mix" not in leaf(spec, True)
+
+
+def test_win_curve_values_a_sure_outcome_on_the_curve_and_a_coin_below_it(
+    worker: SimWorker,
+) -> None:
+    # The Garchomp at the middle roll's damage is knocked out on half the rolls: with the roll
+    # coin, that cell mixes two outcomes, both ahead. On the concave curve the mix is worth less
+    # than the curve at its mean score; a sure KO is worth exactly the curve at its score.
+    spec = _doomed_spec({"species": "Snorlax", "moves": ["bodyslam"]})
+    spec["sides"]["p2"]["pokemon"][0] = {
+        "species": "Garchomp",
+        "level": 80,
+        "moves": ["swordsdance"],
+    }
+    k = 6.0
+
+    def cell(hp: int | None, win_curve: float) -> tuple[float, dict]:
+        garchomp = dict(spec["sides"]["p2"]["pokemon"][0])
+        if hp is not None:
+            garchomp["hp"] = hp
+        world = {
+            **spec,
+            "sides": {
+                **spec["sides"],
+                "p2": {"pokemon": [garchomp, spec["sides"]["p2"]["pokemon"][1]]},
+            },
+        }
+        answer = worker.request(
+            "search",
+            worlds=[{"spec": world, "weight": 1.0, "theirs": ["move swordsdance"]}],
+            ours=["move bodyslam"],
+            samples=1,
+            deadline_ms=5000,
+            seed=1,
+            luck="likely",
+            leaves=True,
+            roll_coin=True,
+            win_curve=win_curve,
+        )
+        (searched,) = answer["worlds"]
+        return searched["matrix"][0][0], searched["leaves"][0][0]
+
+    def curve(score: float) -> float:
+        return (2 / k) * math.tanh(k * score / 2)
+
+    maxhp = worker.request("build", spec=spec)["state"]["sides"]["p2"]["pokemon"][0]["maxhp"]
+    middle = round(maxhp * (1 - cell(None, 0.0)[1]["t"]["hp"][0]))
+    sure, sure_leaf = cell(middle // 2, 0.0)
+    assert "mix" not in sure_leaf and sure > 0
+    assert cell(middle // 2, k)[0] == pytest.approx(curve(sure))
+    mean, coin_leaf = cell(middle, 0.0)
+    assert 0.3 < coin_leaf["mix"]["p"] < 0.7 and mean > 0
+    assert cell(middle, k)[0] < curve(mean) - 1e-4
 
 
 def _model_mix(worker: SimWorker, **request) -> dict[str, float]:

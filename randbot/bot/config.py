@@ -19,6 +19,7 @@ NON_NEGATIVE = (
     "search_tie_by_ms",
     "planner_switch_margin",
     "discover_margin",
+    "search_win_curve",
 )
 
 
@@ -273,6 +274,11 @@ class BotConfig:
     # (both sides, weighted by their rolls, when it is the turn's first) where the middle roll
     # alone takes the KO as sure or as none.
     search_roll_coin: bool = False
+    # The search values a played turn by the chance of winning from where it leads, a curve of
+    # this steepness over its score (0: by the score): a lead's mix of outcomes (a coin both
+    # ways, the enemy's mixed replies, the worlds) is worth less than its mean, so the surer line
+    # is preferred when ahead and the bolder one when behind.
+    search_win_curve: float = 0.0
     # Once the tracker's player model gives a script of search_scripts at least this weight, the
     # search plays the enemy's choice as that script's (MaxBasePowerPlayer: its highest base
     # power, no switch) rather than as a damage-minded player's mix (0: off). Against

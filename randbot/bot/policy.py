@@ -252,6 +252,7 @@ def _start_search(
         doom=config.search_doom,
         switch_doom=config.search_switch_doom,
         roll_coin=config.search_roll_coin,
+        win_curve=config.search_win_curve,
         enemy_model=enemy_model,
         script_only=enemy_model in config.search_script_only,
         script_rollout=config.search_script_rollout,

@@ -96,6 +96,9 @@ class SearchSettings:
     # (its likelier side played, and both sides if it is the turn's first coin; see rollCoin in
     # sim_worker.js), where the middle roll alone takes the KO as sure or as none.
     roll_coin: bool = False
+    # Each played turn valued by the chance of winning from where it leads (winChance in
+    # sim_worker.js, this steepness; 0: by its score): the surer line when ahead.
+    win_curve: float = 0.0
     # The enemy played as a scripted player the tracker has identified ("power": poke-env's
     # MaxBasePowerPlayer, "heuristic": its SimpleHeuristicsPlayer; see maxPowerMix and
     # heuristicMix in sim_worker.js) in place of the damage-minded mix.
@@ -190,6 +193,7 @@ def _submit(worlds: list[World], ours: list[str], settings: SearchSettings, seed
         doom=settings.doom,
         switch_doom=settings.switch_doom,
         roll_coin=settings.roll_coin,
+        win_curve=settings.win_curve,
         enemy_model=settings.enemy_model or None,
         script_only=bool(settings.enemy_model) and settings.script_only,
         enemy_repeat=settings.repeat,

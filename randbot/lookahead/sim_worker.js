@@ -6,7 +6,7 @@
 //   {"id", "op": "build", "spec"}                -> {"id", "ok": true, "state": summary}
 //   {"id", "op": "search", "worlds": [{"spec", "weight", "theirs"?}], "ours": [choice...],
 //    "samples", "deadline_ms", "deadline_at"?, "seed", "luck"?, "by_reply"?, "max_turns"?, "doom"?,
-//    "switch_doom"?, "enemy_model"?, "script_only"?, "enemy_repeat"?, "roll_coin"?}
+//    "switch_doom"?, "enemy_model"?, "script_only"?, "enemy_repeat"?, "roll_coin"?, "win_curve"?}
 //     -> {"id", "ok": true, "worlds": [...], "turns", "ms"}
 //     ("deadline_at", in epoch ms, caps the time a request waited in the queue behind another
 //     battle's: a search answered after its caller gave up is wasted work; "by_reply" plays the
@@ -18,7 +18,8 @@
 //     heuristicMix(), and "script_only" plays only the replies that script would click;
 //     "enemy_repeat": {"move", "share"} gives the move the enemy chose last against the same foe
 //     that share of its mix, see withRepeat(); "roll_coin" makes a damage roll that knocks out on
-//     some rolls and not on others a coin of the likely luck, see rollCoin())
+//     some rolls and not on others a coin of the likely luck, see rollCoin(); "win_curve": k
+//     values each played turn by winChance(score, k) in place of its score)
 //   {"id", "op": "solve", "matrices": [matrix...]} -> {"id", "ok": true, "solutions": [...]}
 //   anything that fails                          -> {"id", "ok": false, "error": "what failed"}
 //
@@ -606,8 +607,17 @@ function rollCoin(battle, prng) {
   };
 }
 
-// `opts`: {unseen, rolloutTurns, doom, doomOurs, enemyModel, rollCoin} (see evaluate(), rollout()
-// and rollCoin()).
+// A played turn valued by the chance of winning it leaves, not by its score: tanh(k * score / 2),
+// scaled to the score's slope at an even position. A side well ahead gains little from a bigger
+// lead and loses much from a coin going wrong, so a mix of outcomes (a coin played both ways,
+// the enemy's mixed replies, the worlds) is worth less than its mean score: the search prefers
+// the surer line when ahead, the bolder one when behind.
+function winChance(score, k) {
+  return k > 0 ? (2 / k) * Math.tanh((k * score) / 2) : score;
+}
+
+// `opts`: {unseen, rolloutTurns, doom, doomOurs, enemyModel, rollCoin, winCurve} (see evaluate(),
+// rollout(), rollCoin() and winChance()).
 function playTurn(rootJSON, ours, theirs, seed, prng = null, opts = {}) {
   const {unseen = 0, rolloutTurns = 0, doom = false, doomOurs = false, enemyModel = ''} = opts;
   let battle;
@@ -634,7 +644,7 @@ function playTurn(rootJSON, ours, theirs, seed, prng = null, opts = {}) {
     }
   }
   try {
-    return {value: evaluate(battle, unseen, doom, doomOurs), battle};
+    return {value: winChance(evaluate(battle, unseen, doom, doomOurs), opts.winCurve || 0), battle};
   } catch (err) {
     throw explained(err, battle, `scoring where ${ours} against ${theirs} led`);
   }
@@ -901,7 +911,7 @@ function search(req) {
     } catch (err) {
       throw explained(err, battle, 'serialising the built battle and listing its choices');
     }
-    const turnOpts = {unseen, rolloutTurns: req.rollout_turns || 0, doom: !!req.doom, enemyModel: scripted ? req.enemy_model : '', rollCoin: !!req.roll_coin};
+    const turnOpts = {unseen, rolloutTurns: req.rollout_turns || 0, doom: !!req.doom, enemyModel: scripted ? req.enemy_model : '', rollCoin: !!req.roll_coin, winCurve: req.win_curve || 0};
     // "switch_doom": a switch-in the foe outspeeds and knocks out next is valued as a sack (a
     // one-turn value sees the resisted hit it takes, not that it falls before it acts)
     const rowOpts = ours.map((choice) => (req.switch_doom && choice.startsWith('switch') ? {...turnOpts, doomOurs: true} : turnOpts));
