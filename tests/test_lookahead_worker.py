@@ -404,93 +404,76 @@ def test_switch_doom_values_a_doomed_switch_in_as_a_sack_and_leaves_a_stay_alone
     assert doomed["move scald"] == plain["move scald"]
 
 
-def test_roll_coin_plays_a_knock_out_on_some_rolls_both_ways(worker: SimWorker) -> None:
-    # Snorlax's Body Slam against a Garchomp whose HP is set to the middle roll's damage: about
-    # half the rolls knock it out. Without the coin the middle roll takes the KO as sure.
+def _body_slam_on_garchomp(
+    worker: SimWorker, garchomp_hp: int | None, **request
+) -> tuple[float, dict]:
+    """Snorlax's Body Slam against a Garchomp that sets up (at `garchomp_hp`, or full): the
+    one cell's value and leaf, under likely luck."""
+    spec = _doomed_spec({"species": "Snorlax", "moves": ["bodyslam"]})
+    garchomp = {"species": "Garchomp", "level": 80, "moves": ["swordsdance"]}
+    if garchomp_hp is not None:
+        garchomp["hp"] = garchomp_hp
+    spec["sides"]["p2"]["pokemon"][0] = garchomp
+    answer = worker.request(
+        "search",
+        worlds=[{"spec": spec, "weight": 1.0, "theirs": ["move swordsdance"]}],
+        ours=["move bodyslam"],
+        samples=1,
+        deadline_ms=5000,
+        seed=1,
+        luck="likely",
+        leaves=True,
+        **request,
+    )
+    (searched,) = answer["worlds"]
+    return searched["matrix"][0][0], searched["leaves"][0][0]
+
+
+def _middle_roll_damage(worker: SimWorker) -> int:
+    """The Body Slam's damage at the middle roll: a Garchomp at this HP falls on about half."""
+    _, leaf = _body_slam_on_garchomp(worker, None)
     spec = _doomed_spec({"species": "Snorlax", "moves": ["bodyslam"]})
     spec["sides"]["p2"]["pokemon"][0] = {
         "species": "Garchomp",
         "level": 80,
         "moves": ["swordsdance"],
     }
-
-    def leaf(spec: dict, roll_coin: bool) -> dict:
-        answer = worker.request(
-            "search",
-            worlds=[{"spec": spec, "weight": 1.0, "theirs": ["move swordsdance"]}],
-            ours=["move bodyslam"],
-            samples=1,
-            deadline_ms=5000,
-            seed=1,
-            luck="likely",
-            leaves=True,
-            roll_coin=roll_coin,
-        )
-        return answer["worlds"][0]["leaves"][0][0]
-
     maxhp = worker.request("build", spec=spec)["state"]["sides"]["p2"]["pokemon"][0]["maxhp"]
-    middle = round(maxhp * (1 - leaf(spec, False)["t"]["hp"][0]))
-    spec["sides"]["p2"]["pokemon"][0]["hp"] = middle
-    plain, coin = leaf(spec, False), leaf(spec, True)
+    return round(maxhp * (1 - leaf["t"]["hp"][0]))
+
+
+def test_roll_coin_plays_a_knock_out_on_some_rolls_both_ways(worker: SimWorker) -> None:
+    # Without the coin the middle roll takes the KO on about half the rolls as sure.
+    middle = _middle_roll_damage(worker)
+    _, plain = _body_slam_on_garchomp(worker, middle, roll_coin=False)
+    _, coin = _body_slam_on_garchomp(worker, middle, roll_coin=True)
     assert plain["t"]["hp"][0] == 0 and "mix" not in plain
     assert coin["t"]["hp"][0] == 0 and 0.3 < coin["mix"]["p"] < 0.7
     assert coin["mix"]["other"]["t"]["hp"][0] > 0  # the rolls that leave it standing
-
-    spec["sides"]["p2"]["pokemon"][0]["hp"] = middle // 2  # every roll knocks it out: no coin
-    assert "mix" not in leaf(spec, True)
+    _, sure = _body_slam_on_garchomp(worker, middle // 2, roll_coin=True)
+    assert "mix" not in sure  # every roll knocks it out: no coin
 
 
 def test_win_curve_values_a_sure_outcome_on_the_curve_and_a_coin_below_it(
     worker: SimWorker,
 ) -> None:
-    # The Garchomp at the middle roll's damage is knocked out on half the rolls: with the roll
-    # coin, that cell mixes two outcomes, both ahead. On the concave curve the mix is worth less
-    # than the curve at its mean score; a sure KO is worth exactly the curve at its score.
-    spec = _doomed_spec({"species": "Snorlax", "moves": ["bodyslam"]})
-    spec["sides"]["p2"]["pokemon"][0] = {
-        "species": "Garchomp",
-        "level": 80,
-        "moves": ["swordsdance"],
-    }
+    # With the roll coin, the half-the-rolls KO mixes two outcomes, both ahead: on the concave
+    # curve the mix is worth less than the curve at its mean score; a sure KO is worth exactly
+    # the curve at its score.
     k = 6.0
-
-    def cell(hp: int | None, win_curve: float) -> tuple[float, dict]:
-        garchomp = dict(spec["sides"]["p2"]["pokemon"][0])
-        if hp is not None:
-            garchomp["hp"] = hp
-        world = {
-            **spec,
-            "sides": {
-                **spec["sides"],
-                "p2": {"pokemon": [garchomp, spec["sides"]["p2"]["pokemon"][1]]},
-            },
-        }
-        answer = worker.request(
-            "search",
-            worlds=[{"spec": world, "weight": 1.0, "theirs": ["move swordsdance"]}],
-            ours=["move bodyslam"],
-            samples=1,
-            deadline_ms=5000,
-            seed=1,
-            luck="likely",
-            leaves=True,
-            roll_coin=True,
-            win_curve=win_curve,
-        )
-        (searched,) = answer["worlds"]
-        return searched["matrix"][0][0], searched["leaves"][0][0]
 
     def curve(score: float) -> float:
         return (2 / k) * math.tanh(k * score / 2)
 
-    maxhp = worker.request("build", spec=spec)["state"]["sides"]["p2"]["pokemon"][0]["maxhp"]
-    middle = round(maxhp * (1 - cell(None, 0.0)[1]["t"]["hp"][0]))
-    sure, sure_leaf = cell(middle // 2, 0.0)
+    middle = _middle_roll_damage(worker)
+    sure, sure_leaf = _body_slam_on_garchomp(worker, middle // 2, roll_coin=True)
     assert "mix" not in sure_leaf and sure > 0
-    assert cell(middle // 2, k)[0] == pytest.approx(curve(sure))
-    mean, coin_leaf = cell(middle, 0.0)
+    curved, _ = _body_slam_on_garchomp(worker, middle // 2, roll_coin=True, win_curve=k)
+    assert curved == pytest.approx(curve(sure))
+    mean, coin_leaf = _body_slam_on_garchomp(worker, middle, roll_coin=True)
     assert 0.3 < coin_leaf["mix"]["p"] < 0.7 and mean > 0
-    assert cell(middle, k)[0] < curve(mean) - 1e-4
+    curved, _ = _body_slam_on_garchomp(worker, middle, roll_coin=True, win_curve=k)
+    assert curved < curve(mean) - 1e-4
 
 
 def _model_mix(worker: SimWorker, **request) -> dict[str, float]:
