@@ -369,6 +369,24 @@ def test_doom_values_an_active_the_faster_foe_knocks_out_as_a_sack(
     assert (root(True) < root(False) - 0.01) is doomed
 
 
+def _one_world(
+    worker: SimWorker, spec: dict, theirs: list[str], ours: list[str], **request
+) -> dict:
+    """One world searched under likely luck, our `ours` against the enemy's `theirs`."""
+    answer = worker.request(
+        "search",
+        worlds=[{"spec": spec, "weight": 1.0, "theirs": theirs}],
+        ours=ours,
+        samples=1,
+        deadline_ms=5000,
+        seed=1,
+        luck="likely",
+        **request,
+    )
+    (world,) = answer["worlds"]
+    return world
+
+
 def test_switch_doom_values_a_doomed_switch_in_as_a_sack_and_leaves_a_stay_alone(
     worker: SimWorker,
 ) -> None:
@@ -385,17 +403,9 @@ def test_switch_doom_values_a_doomed_switch_in_as_a_sack_and_leaves_a_stay_alone
     spec["sides"]["p2"]["pokemon"][0]["moves"] = ["dragondarts", "substitute"]
 
     def row_values(switch_doom: bool) -> dict[str, float]:
-        answer = worker.request(
-            "search",
-            worlds=[{"spec": spec, "weight": 1.0, "theirs": ["move substitute"]}],
-            ours=["move scald", "switch 2"],
-            samples=1,
-            deadline_ms=5000,
-            seed=1,
-            luck="likely",
-            switch_doom=switch_doom,
+        world = _one_world(
+            worker, spec, ["move substitute"], ["move scald", "switch 2"], switch_doom=switch_doom
         )
-        (world,) = answer["worlds"]
         assert world["complete"]
         return {ours: row[0] for ours, row in zip(world["ours"], world["matrix"], strict=True)}
 
@@ -414,18 +424,9 @@ def _body_slam_on_garchomp(
     if garchomp_hp is not None:
         garchomp["hp"] = garchomp_hp
     spec["sides"]["p2"]["pokemon"][0] = garchomp
-    answer = worker.request(
-        "search",
-        worlds=[{"spec": spec, "weight": 1.0, "theirs": ["move swordsdance"]}],
-        ours=["move bodyslam"],
-        samples=1,
-        deadline_ms=5000,
-        seed=1,
-        luck="likely",
-        leaves=True,
-        **request,
+    searched = _one_world(
+        worker, spec, ["move swordsdance"], ["move bodyslam"], leaves=True, **request
     )
-    (searched,) = answer["worlds"]
     return searched["matrix"][0][0], searched["leaves"][0][0]
 
 
