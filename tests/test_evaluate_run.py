@@ -135,7 +135,8 @@ def test_a_killed_server_and_a_killed_worker_are_replaced_and_the_count_is_right
     try:
         # Both slots must have started: one can log two battles before the other is up.
         _wait_for(lambda: len(battles(out)) >= 2 and {0, 1} <= _workers_by_slot(out).keys(), 90)
-        worker0, worker1 = _workers_by_slot(out)[0], _workers_by_slot(out)[1]
+        workers = _workers_by_slot(out)
+        worker0, worker1 = workers[0], workers[1]
         os.killpg(worker0["server_pid"], signal.SIGKILL)  # the Showdown server of slot 0
         os.kill(worker1["pid"], signal.SIGKILL)  # the player process of slot 1
         stdout, stderr = process.communicate(timeout=150)

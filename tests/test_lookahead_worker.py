@@ -414,16 +414,21 @@ def test_switch_doom_values_a_doomed_switch_in_as_a_sack_and_leaves_a_stay_alone
     assert doomed["move scald"] == plain["move scald"]
 
 
-def _body_slam_on_garchomp(
-    worker: SimWorker, garchomp_hp: int | None, **request
-) -> tuple[float, dict]:
-    """Snorlax's Body Slam against a Garchomp that sets up (at `garchomp_hp`, or full): the
-    one cell's value and leaf, under likely luck."""
+def _snorlax_against_garchomp(garchomp_hp: int | None = None) -> dict:
+    """Our Snorlax (Body Slam) against a Garchomp that sets up, at `garchomp_hp` or full."""
     spec = _doomed_spec({"species": "Snorlax", "moves": ["bodyslam"]})
     garchomp = {"species": "Garchomp", "level": 80, "moves": ["swordsdance"]}
     if garchomp_hp is not None:
         garchomp["hp"] = garchomp_hp
     spec["sides"]["p2"]["pokemon"][0] = garchomp
+    return spec
+
+
+def _body_slam_on_garchomp(
+    worker: SimWorker, garchomp_hp: int | None, **request
+) -> tuple[float, dict]:
+    """The Body Slam's one cell against the Garchomp: its value and leaf, under likely luck."""
+    spec = _snorlax_against_garchomp(garchomp_hp)
     searched = _one_world(
         worker, spec, ["move swordsdance"], ["move bodyslam"], leaves=True, **request
     )
@@ -433,13 +438,8 @@ def _body_slam_on_garchomp(
 def _middle_roll_damage(worker: SimWorker) -> int:
     """The Body Slam's damage at the middle roll: a Garchomp at this HP falls on about half."""
     _, leaf = _body_slam_on_garchomp(worker, None)
-    spec = _doomed_spec({"species": "Snorlax", "moves": ["bodyslam"]})
-    spec["sides"]["p2"]["pokemon"][0] = {
-        "species": "Garchomp",
-        "level": 80,
-        "moves": ["swordsdance"],
-    }
-    maxhp = worker.request("build", spec=spec)["state"]["sides"]["p2"]["pokemon"][0]["maxhp"]
+    built = worker.request("build", spec=_snorlax_against_garchomp())["state"]
+    maxhp = built["sides"]["p2"]["pokemon"][0]["maxhp"]
     return round(maxhp * (1 - leaf["t"]["hp"][0]))
 
 

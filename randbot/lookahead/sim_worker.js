@@ -619,7 +619,7 @@ function winChance(score, k) {
 // `opts`: {unseen, rolloutTurns, doom, doomOurs, enemyModel, rollCoin, winCurve} (see evaluate(),
 // rollout(), rollCoin() and winChance()).
 function playTurn(rootJSON, ours, theirs, seed, prng = null, opts = {}) {
-  const {unseen = 0, rolloutTurns = 0, doom = false, doomOurs = false, enemyModel = ''} = opts;
+  const {unseen = 0, rolloutTurns = 0, doom = false, doomOurs = false, enemyModel = '', rollCoin: coinRolls = false, winCurve = 0} = opts;
   let battle;
   try {
     battle = Battle.fromJSON(rootJSON);
@@ -628,7 +628,7 @@ function playTurn(rootJSON, ours, theirs, seed, prng = null, opts = {}) {
   }
   battle.send = NOOP;
   battle.prng = prng || new PRNG(seed);
-  if (opts.rollCoin && prng instanceof LikelyPRNG) rollCoin(battle, prng);
+  if (coinRolls && prng instanceof LikelyPRNG) rollCoin(battle, prng);
   try {
     if (!battle.choose('p1', ours)) return {illegal: 'ours'};
     if (!battle.choose('p2', theirs)) return {illegal: 'theirs'};
@@ -644,7 +644,7 @@ function playTurn(rootJSON, ours, theirs, seed, prng = null, opts = {}) {
     }
   }
   try {
-    return {value: winChance(evaluate(battle, unseen, doom, doomOurs), opts.winCurve || 0), battle};
+    return {value: winChance(evaluate(battle, unseen, doom, doomOurs), winCurve), battle};
   } catch (err) {
     throw explained(err, battle, `scoring where ${ours} against ${theirs} led`);
   }
