@@ -64,9 +64,9 @@ def test_every_decision_is_legal_and_logged(config, caplog):
             msg = order.message
             assert msg.startswith("/choose ")
             if msg.startswith("/choose switch"):
-                assert any(
-                    msg.endswith(" " + p.name) or p.name in msg for p in battle.available_switches
-                )
+                slot = int(msg.split()[2])  # by slot in the request's team
+                ident = battle.last_request["side"]["pokemon"][slot - 1]["ident"]
+                assert battle.team[ident] in battle.available_switches
             elif msg.startswith("/choose move"):
                 ids = {m.id for m in battle.available_moves}
                 assert msg.split()[2] in ids

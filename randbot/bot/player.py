@@ -17,7 +17,7 @@ from typing import Any
 
 from poke_env.battle import AbstractBattle, Battle, Move
 from poke_env.player import Player
-from poke_env.player.battle_order import BattleOrder
+from poke_env.player.battle_order import BattleOrder, DefaultBattleOrder
 
 from randbot.bot.beliefs import Beliefs
 from randbot.bot.calcpool import shared_calc
@@ -27,6 +27,7 @@ from randbot.bot.damage import DamageOracle
 from randbot.bot.decision import Deadline, Decision, explain, log_decision
 from randbot.bot.formeclock import FormeClock
 from randbot.bot.hitcount import HitCount
+from randbot.bot.orders import refused_choices, switch_order
 from randbot.bot.pairingmoves import PairingMoves
 from randbot.bot.policy import decide, warm_up
 from randbot.bot.toxicclock import ToxicClock
@@ -82,6 +83,10 @@ class RandBot(_Base):  # type: ignore[misc, valid-type]
         self._hit_count = HitCount()
         self._pairing_moves = PairingMoves()
         self._switch_streak: dict[str, int] = {}  # tag -> our voluntary switches in a row
+        # battle tag -> the last choice we sent; and the one the server refused ("[Invalid choice]"),
+        # which poke-env asks us to make again: the same choice would be refused forever
+        self._sent: dict[str, str] = {}
+        self._refused: dict[str, str] = {}
         # battles that ended: the messages that follow a win (|deinit|, ratings) add no entries
         self._ended: OrderedDict[str, None] = OrderedDict()
         warm_up(self.format, self.oracle)
@@ -117,9 +122,20 @@ class RandBot(_Base):  # type: ignore[misc, valid-type]
     async def _handle_battle_message(self, split_messages: list[list[str]]) -> None:
         try:
             self._note_actions(split_messages)
+            self._note_refusals(split_messages)
         except Exception:  # noqa: BLE001 - bookkeeping must never break poke-env's processing
             log.exception("action bookkeeping failed")
         await super()._handle_battle_message(split_messages)
+
+    def _note_refusals(self, split_messages: list[list[str]]) -> None:
+        """Remember the choice the server refused, so that the next one can differ from it."""
+        tag = (
+            split_messages[0][0].lstrip(">").strip() if split_messages and split_messages[0] else ""
+        )
+        for refusal in refused_choices(split_messages):
+            log.warning("%s: the server refused %r: %s", tag, self._sent.get(tag), refusal)
+            if tag in self._sent:
+                self._refused[tag] = self._sent[tag]
 
     def _note_actions(self, split_messages: list[list[str]]) -> None:
         """Which sides have acted since the last `|turn|`: a mid-turn switch request after our own
@@ -182,6 +198,8 @@ class RandBot(_Base):  # type: ignore[misc, valid-type]
                 self._hit_count.forget(tag)
                 self._pairing_moves.forget(tag)
                 self._switch_streak.pop(tag, None)
+                self._sent.pop(tag, None)
+                self._refused.pop(tag, None)
                 self._ended[tag] = None
                 if len(self._ended) > ENDED_REMEMBERED:
                     self._ended.popitem(last=False)
@@ -238,6 +256,14 @@ class RandBot(_Base):  # type: ignore[misc, valid-type]
             log.exception("decision failed in %s turn %s", battle.battle_tag, battle.turn)
             decision = Decision("move", "", "fallback", f"error: {type(exc).__name__}")
             order = self._safe_order(battle)
+        refused = self._refused.pop(battle.battle_tag, None)
+        if refused is not None and order.message == refused:
+            # deterministic rules would send it again: Showdown's default choice is always legal
+            decision = Decision(
+                "move", "", "fallback", "refused-repeat", notes={"refused": refused}
+            )
+            order = DefaultBattleOrder()
+        self._sent[battle.battle_tag] = order.message
         self._note_choice(battle, order)
         self._note_streak(battle, decision)
         payload = log_decision(battle.battle_tag, battle.turn, decision, deadline.elapsed_ms())
@@ -272,7 +298,7 @@ class RandBot(_Base):  # type: ignore[misc, valid-type]
         if decision.kind == "switch":
             poke = battle.team.get(decision.target)
             if poke is not None and poke in battle.available_switches:
-                return self.create_order(poke)
+                return switch_order(battle, poke)
         elif decision.kind == "move":
             for move in battle.available_moves:
                 if move.id == decision.target:
