@@ -55,6 +55,9 @@ FIXED = {
     "unburden": ["volatile unburden"],
     # (recorded in a 200-battle run, battle-gen9randombattle-198) Magma Storm traps our active
     "magmastorm-trap": ["volatile partiallytrapped"],
+    # (recorded in a 60-battle run, battles 7 and 57) our Slaking, then the enemy's, loafing
+    "truant-ours": ["volatile truant"],
+    "truant-enemy": ["volatile truant"],
 }
 
 

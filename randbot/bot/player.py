@@ -32,6 +32,7 @@ from randbot.bot.pairingmoves import PairingMoves
 from randbot.bot.policy import decide, warm_up
 from randbot.bot.toxicclock import ToxicClock
 from randbot.bot.trapclock import TrapClock
+from randbot.bot.truant import TruantWatch
 from randbot.bot.weatherclock import WeatherClock
 from randbot.formats import generation_of
 from randbot.protocol import BattleEnded, Cant, Entered, MoveUsed, TurnStarted, read_event
@@ -82,6 +83,7 @@ class RandBot(_Base):  # type: ignore[misc, valid-type]
         self._forme_clock = FormeClock()
         self._hit_count = HitCount()
         self._pairing_moves = PairingMoves()
+        self._truant = TruantWatch()
         self._switch_streak: dict[str, int] = {}  # tag -> our voluntary switches in a row
         # battle tag -> the last choice we sent; and the one the server refused ("[Invalid choice]"),
         # which poke-env asks us to make again: the same choice would be refused forever
@@ -161,6 +163,7 @@ class RandBot(_Base):  # type: ignore[misc, valid-type]
             self._forme_clock.note(tag, fields)
             self._hit_count.note(tag, fields)
             self._pairing_moves.note(tag, fields)
+            self._truant.note(tag, fields)
             event = read_event(fields[1:])
             if isinstance(event, TurnStarted):
                 acted.clear()
@@ -197,6 +200,7 @@ class RandBot(_Base):  # type: ignore[misc, valid-type]
                 self._forme_clock.forget(tag)
                 self._hit_count.forget(tag)
                 self._pairing_moves.forget(tag)
+                self._truant.forget(tag)
                 self._switch_streak.pop(tag, None)
                 self._sent.pop(tag, None)
                 self._refused.pop(tag, None)
@@ -249,6 +253,7 @@ class RandBot(_Base):  # type: ignore[misc, valid-type]
                 self._hit_count.of(battle.battle_tag),
                 self._enemy_repeat(battle),
                 self._switch_streak.get(battle.battle_tag, 0),
+                self._truant.loafing(battle.battle_tag),
             )
             order = self._order(battle, decision)
         except Exception as exc:  # noqa: BLE001 - never stall a battle: a safe order instead

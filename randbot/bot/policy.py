@@ -103,6 +103,7 @@ def decide(
     times_hit: dict[str, int] | None = None,
     enemy_repeat: str | None = None,
     switch_streak: int = 0,
+    loafing: frozenset[str] = frozenset(),
 ) -> Decision:
     sit = read_situation(
         battle,
@@ -117,7 +118,7 @@ def decide(
     if sit.enemy_active is None:
         return blind_entry(sit, oracle)
     script = scripted_enemy(tracker, config)
-    pending = _start_search(sit, config, last_moves, script, enemy_repeat, switch_streak)
+    pending = _start_search(sit, config, last_moves, script, enemy_repeat, switch_streak, loafing)
     engine = MatchupEngine(
         oracle,
         sit.field,
@@ -223,6 +224,7 @@ def _start_search(
     enemy_model: str = "",
     enemy_repeat: str | None = None,
     switch_streak: int = 0,
+    loafing: frozenset[str] = frozenset(),
 ) -> lookahead.Pending | None:
     """The simulator's search, sent before the bot's own decision so both run at once."""
     if not config.search:
@@ -261,7 +263,7 @@ def _start_search(
         repeat_share=config.search_repeat_share,
     )
     try:
-        return lookahead.start(sit, settings, last_moves, allow_tera=config.tera)
+        return lookahead.start(sit, settings, last_moves, allow_tera=config.tera, loafing=loafing)
     except Exception:  # noqa: BLE001 - a search that cannot start leaves the bot's own choice
         log.exception(
             "search could not start in %s turn %s", sit.battle.battle_tag, sit.battle.turn

@@ -261,7 +261,10 @@ def battle_fidelity(log: dict, side: str, worker: SimWorker) -> Fidelity:
         bot._forme_clock.correct(battle)
         builds = true_builds(log, theirs, battle)
         last_moves = bot._last_moves.get(battle.battle_tag)
-        (world,) = build_worlds(battle, builds, 1, seed=index, last_moves=last_moves)
+        loafing = bot._truant.loafing(battle.battle_tag)
+        (world,) = build_worlds(
+            battle, builds, 1, seed=index, last_moves=last_moves, loafing=loafing
+        )
         built = worker.request("build", spec=world.spec)["state"]
         out.decisions += 1
         compare(built, real["state"], side, out, f"turn {battle.turn}")

@@ -155,7 +155,11 @@ class SearchResult:
 
 
 def start(
-    sit: Any, settings: SearchSettings, last_moves: dict[str, str] | None, allow_tera: bool
+    sit: Any,
+    settings: SearchSettings,
+    last_moves: dict[str, str] | None,
+    allow_tera: bool,
+    loafing: frozenset[str] = frozenset(),
 ) -> Pending | None:
     """Send this decision's search to the worker; None when there is nothing to search (a forced
     switch, no enemy in front of us, a single legal choice)."""
@@ -164,7 +168,9 @@ def start(
         return None
     enemy_builds = {key: builds_from_guesses(slot.guesses) for key, slot in sit.enemies.items()}
     seed = zlib.crc32(f"{battle.battle_tag}:{battle.turn}".encode()) & 0xFFFF
-    worlds = build_worlds(battle, enemy_builds, settings.worlds, seed=seed, last_moves=last_moves)
+    worlds = build_worlds(
+        battle, enemy_builds, settings.worlds, seed=seed, last_moves=last_moves, loafing=loafing
+    )
     for world in worlds:
         world.spec["sides"]["p2"]["unseen"] = sit.unseen
     ours = our_choices(battle, worlds[0], allow_tera)

@@ -335,6 +335,13 @@ def _choice_lock(spec: dict[str, Any], mon: Pokemon, last_move: str | None) -> d
     return spec
 
 
+def _truant(spec: dict[str, Any], mon: Pokemon, marked: bool) -> dict[str, Any]:
+    """A Truant active that got past its check on its last move loafs on the next."""
+    if marked and mon.active and not mon.fainted and to_id(spec["ability"]) == "truant":
+        spec.setdefault("volatiles", {})["truant"] = {}
+    return spec
+
+
 def enemy_pokemon(
     mon: Pokemon, build: EnemyBuild, rng: random.Random, last_move: str | None
 ) -> dict[str, Any]:
@@ -425,10 +432,12 @@ def build_worlds(
     n_worlds: int,
     seed: int = 0,
     last_moves: dict[str, str] | None = None,
+    loafing: frozenset[str] = frozenset(),
 ) -> list[World]:
     """`n_worlds` determinised battles: each enemy's build drawn by its probability (the most
     likely set of builds first, so the first world is the one a single guess would use).
-    Enemy Pokémon not yet seen are left out."""
+    Enemy Pokémon not yet seen are left out. `loafing`: the sides whose active passed Truant's
+    check last (see randbot/bot/truant.py)."""
     rng = random.Random(seed)
     last_moves = last_moves or {}
     ours_role = battle.player_role or "p1"
@@ -438,7 +447,12 @@ def build_worlds(
         (k, m) for k, m in ordered_team(battle.opponent_team) if k in enemy_builds or m.fainted
     ]
     ours = [
-        our_pokemon(m, rng, last_moves.get(ours_role) if m.active else None) for _, m in our_team
+        _truant(
+            our_pokemon(m, rng, last_moves.get(ours_role) if m.active else None),
+            m,
+            ours_role in loafing,
+        )
+        for _, m in our_team
     ]
     worlds: list[World] = []
     seen: set[tuple] = set()
@@ -464,7 +478,9 @@ def build_worlds(
             if build is None:  # fainted and never built: a placeholder the worker marks fainted
                 build = EnemyBuild(tuple(mon.moves)[:4] or ("tackle",), "", "", None, None, 1.0)
             last = last_moves.get(theirs_role) if mon.active else None
-            theirs.append(enemy_pokemon(mon, build, rng, last))
+            theirs.append(
+                _truant(enemy_pokemon(mon, build, rng, last), mon, theirs_role in loafing)
+            )
             keys.append(key)
         spec = {
             "format": battle.format or "gen9randombattle",
