@@ -27,7 +27,6 @@ from randbot.bot.damage import DamageOracle
 from randbot.bot.decision import Deadline, Decision, explain, log_decision
 from randbot.bot.formeclock import FormeClock
 from randbot.bot.hitcount import HitCount
-from randbot.bot.orders import refused_choices, switch_order
 from randbot.bot.pairingmoves import PairingMoves
 from randbot.bot.policy import decide, warm_up
 from randbot.bot.toxicclock import ToxicClock
@@ -35,6 +34,7 @@ from randbot.bot.trapclock import TrapClock
 from randbot.bot.truant import TruantWatch
 from randbot.bot.weatherclock import WeatherClock
 from randbot.formats import generation_of
+from randbot.orders import refused_choices, switch_order
 from randbot.protocol import BattleEnded, Cant, Entered, MoveUsed, TurnStarted, read_event
 
 log = logging.getLogger("randbot.bot")

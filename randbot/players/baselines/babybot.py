@@ -17,6 +17,7 @@ from poke_env.battle import AbstractBattle, Battle
 from poke_env.player import Player
 from poke_env.player.battle_order import BattleOrder
 
+from randbot.orders import switch_order
 from randbot.players.baselines.common import log_decision
 
 log = logging.getLogger("randbot.baselines.babybot")
@@ -50,5 +51,5 @@ class BabyBot(Player):
                     "switch": choice.species,
                 },
             )
-            return self.create_order(choice)
+            return switch_order(battle, choice)
         return self.choose_default_move()  # e.g. recharge or Struggle: the server decides

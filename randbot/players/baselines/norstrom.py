@@ -24,6 +24,7 @@ from poke_env.battle import AbstractBattle, Battle, Move, MoveCategory
 from poke_env.player import Player
 from poke_env.player.battle_order import BattleOrder
 
+from randbot.orders import switch_order
 from randbot.players.baselines.common import log_decision
 
 log = logging.getLogger("randbot.baselines.norstrom")
@@ -65,7 +66,7 @@ class ImprovedRandomPlayer(Player):
                     "switch": choice.species,
                 },
             )
-            return self.create_order(choice)
+            return switch_order(battle, choice)
         return self.choose_default_move()
 
 
@@ -105,7 +106,7 @@ class HardCodedPlayer(Player):
                     "switch": choice.species,
                 },
             )
-            return self.create_order(choice)
+            return switch_order(battle, choice)
         return self.choose_default_move()
 
     def _next_in_sequence(self, battle: Battle, moves: list[Move]) -> tuple[Move, str]:

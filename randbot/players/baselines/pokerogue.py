@@ -22,6 +22,7 @@ from poke_env.battle import AbstractBattle, Battle
 from poke_env.player import Player
 from poke_env.player.battle_order import BattleOrder
 
+from randbot.orders import switch_order
 from randbot.players.baselines.common import log_decision
 from randbot.players.baselines.pokerogue_matchup import matchup_score
 from randbot.players.baselines.pokerogue_moves import ScoredMove, smart_choice, target_score
@@ -83,14 +84,14 @@ class PokeRogueTrainer(Player):
         if not switching:
             return None
         self._switch_counter[battle.battle_tag] += 1
-        return self.create_order(best)
+        return switch_order(battle, best)
 
     def _send_best(self, battle: Battle) -> BattleOrder:
         if not battle.available_switches:
             return self.choose_default_move()
         opponent = battle.opponent_active_pokemon
         if opponent is None:
-            return self.create_order(battle.available_switches[0])
+            return switch_order(battle, battle.available_switches[0])
         best = max(battle.available_switches, key=lambda mon: matchup_score(mon, opponent))
         log_decision(
             log,
@@ -102,7 +103,7 @@ class PokeRogueTrainer(Player):
                 "switch": best.species,
             },
         )
-        return self.create_order(best)
+        return switch_order(battle, best)
 
     def _fight(self, battle: Battle) -> BattleOrder:
         user, opponent = battle.active_pokemon, battle.opponent_active_pokemon

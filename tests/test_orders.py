@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from randbot.bot.config import BotConfig
-from randbot.bot.orders import refused_choices, switch_order
 from randbot.bot.player import RandBot
+from randbot.orders import refused_choices, switch_order
 from randbot.replay import replay_log, side_chunks
 
 RECORDED = Path(__file__).parent / "fixtures" / "bot" / "imposter-shadows-its-copy.input.json"
