@@ -280,7 +280,8 @@ class BotConfig:
     # this steepness over its score (0: by the score): a lead's mix of outcomes (a coin both
     # ways, the enemy's mixed replies, the worlds) is worth less than its mean, so the surer line
     # is preferred when ahead and the bolder one when behind. With the roll coin, at 6: 1,430 of
-    # 1,500 where the default before won 1,420 (+32 -22, ahead on each of seeds 31-33).
+    # 1,500 where the default before won 1,420 (+32 -22, ahead on each of seeds 31-33). At 10:
+    # 467 of 500 where 6 won 467 (+11 -11, seed 35).
     search_win_curve: float = 6.0
     # Once the tracker's player model gives a script of search_scripts at least this weight, the
     # search plays the enemy's choice as that script's (MaxBasePowerPlayer: its highest base
