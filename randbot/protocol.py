@@ -93,6 +93,11 @@ def percent_health(text: str) -> str:
     return f"{percent}/100{status}"
 
 
+def room_of(split_messages: list[list[str]]) -> str:
+    """The room a chunk of split messages belongs to: its first line, `>battle-...` ("" if none)."""
+    return split_messages[0][0].lstrip(">").strip() if split_messages and split_messages[0] else ""
+
+
 def split_line(line: str) -> list[str]:
     """A raw line as its fields: `|move|p1a: X|Tackle` -> ["move", "p1a: X", "Tackle"]."""
     if not line.startswith("|"):

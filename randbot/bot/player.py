@@ -35,7 +35,15 @@ from randbot.bot.truant import TruantWatch
 from randbot.bot.weatherclock import WeatherClock
 from randbot.formats import generation_of
 from randbot.orders import refused_choices, switch_order
-from randbot.protocol import BattleEnded, Cant, Entered, MoveUsed, TurnStarted, read_event
+from randbot.protocol import (
+    BattleEnded,
+    Cant,
+    Entered,
+    MoveUsed,
+    TurnStarted,
+    read_event,
+    room_of,
+)
 
 log = logging.getLogger("randbot.bot")
 ENDED_REMEMBERED = 1000  # ended battles whose late messages are ignored (bounded)
@@ -131,9 +139,7 @@ class RandBot(_Base):  # type: ignore[misc, valid-type]
 
     def _note_refusals(self, split_messages: list[list[str]]) -> None:
         """Remember the choice the server refused, so that the next one can differ from it."""
-        tag = (
-            split_messages[0][0].lstrip(">").strip() if split_messages and split_messages[0] else ""
-        )
+        tag = room_of(split_messages)
         for refusal in refused_choices(split_messages):
             log.warning("%s: the server refused %r: %s", tag, self._sent.get(tag), refusal)
             if tag in self._sent:
@@ -142,9 +148,7 @@ class RandBot(_Base):  # type: ignore[misc, valid-type]
     def _note_actions(self, split_messages: list[list[str]]) -> None:
         """Which sides have acted since the last `|turn|`: a mid-turn switch request after our own
         U-turn or Volt Switch means the enemy may still hit whoever comes in."""
-        if not split_messages or not split_messages[0]:
-            return
-        tag = split_messages[0][0].lstrip(">").strip()
+        tag = room_of(split_messages)
         if not tag.startswith("battle-") or tag in self._ended:
             return
         acted = self._acted_this_turn.setdefault(tag, set())

@@ -10,6 +10,7 @@ from poke_env.player import Player
 
 from randbot.inference.builds import load_setdb
 from randbot.inference.tracker import BattleTracker
+from randbot.protocol import room_of
 
 log = logging.getLogger("randbot.inference")
 
@@ -61,9 +62,7 @@ class TrackingPlayer(Player):
     def feed_trackers(self, split_messages: list[list[str]]) -> None:
         """One chunk of a battle room's messages (its first line names the room) into the room's
         tracker; a replay feeds its chunks here as the websocket would."""
-        tag = (
-            split_messages[0][0].lstrip(">").strip() if split_messages and split_messages[0] else ""
-        )
+        tag = room_of(split_messages)
         if tag.startswith("battle-"):
             tracker = self._trackers.get(tag) or self._new_tracker(tag)
             for fields in split_messages[1:]:
