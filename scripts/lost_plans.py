@@ -25,7 +25,8 @@ FALLEN = 0.5  # ... and one below this no longer does
 
 
 def decisions(folder: Path) -> dict[str, list[dict]]:
-    """Battle tag -> its decision lines with plan values, in order."""
+    """Battle tag -> its Defeat decision lines with plan values, in order (Discover's candidates
+    are its rules' margins, on another scale)."""
     files = sorted((folder / "decisions").glob("*.jsonl"))
     if not files:
         raise RandbotError(f"no decision logs in {folder} (run evaluate with --decision-logs)")
@@ -33,7 +34,7 @@ def decisions(folder: Path) -> dict[str, list[dict]]:
     for path in files:
         for line in path.read_text().splitlines():
             entry = json.loads(line)
-            if entry.get("candidates"):
+            if entry.get("candidates") and entry.get("phase", "defeat") == "defeat":
                 by_battle[entry["battle"]].append(entry)
     return by_battle
 

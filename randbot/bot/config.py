@@ -65,7 +65,8 @@ class BotConfig:
     # How the planner counts unseen enemy slots: "ignore" measured better than "prior" phantoms for the
     # planner-only variant (250/300 vs 390/500 against the heuristic; see the report), and again
     # for the default: "prior" won 452 of 500 against the heuristic where "ignore" won 460 (+28
-    # -36, seed 11), though about a third of the battles lost fall as an unseen enemy comes in.
+    # -36, seed 11), though 14 of the 31 battles the default lost on seed 36 fall as an unseen
+    # enemy comes in (scripts/lost_plans.py).
     defeat_unseen: str = "ignore"  # "ignore" | "prior"
     defeat_when_unseen_at_most: int = (
         0  # planner takes over once at most this many enemies are unseen
