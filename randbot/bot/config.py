@@ -243,8 +243,9 @@ class BotConfig:
     # think time has measured stronger: at 400 ms, where the search values nearly every decision
     # and replaces a third of the bot's choices, 922 of 1,000 draws where 50 ms won 930; with
     # the heuristic played as its script, 100 ms and 5 worlds won 477 of 500 where 50 ms and 3
-    # won 484 (+9 -16, seed 11). With the roll coin and the win-chance curve, 400 ms won 284 of
-    # 300 fresh draws where 50 ms won 278 (+16 -10, seed 35): not above noise, to measure further.
+    # won 484 (+9 -16, seed 11). With the roll coin and the win-chance curve, 400 ms won 1,222
+    # of 1,300 fresh draws where 50 ms won 1,226 (+51 -55, seeds 35 to 37), its search valuing
+    # nine decisions in ten and replacing twice as many of the bot's choices; p95 338-397 ms.
     search: bool = True
     think_ms: float = 50.0
     search_worlds: int = 3
