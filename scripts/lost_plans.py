@@ -34,7 +34,7 @@ def decisions(folder: Path) -> dict[str, list[dict]]:
     for path in files:
         for line in path.read_text().splitlines():
             entry = json.loads(line)
-            if entry.get("candidates") and entry.get("phase", "defeat") == "defeat":
+            if entry.get("candidates") and entry.get("phase") == "defeat":
                 by_battle[entry["battle"]].append(entry)
     return by_battle
 
