@@ -9,6 +9,7 @@ import pytest
 
 from randbot.bot.config import VARIANTS, BotConfig
 from randbot.bot.decision import explain
+from randbot.bot.defeat import phantoms_counted
 from randbot.bot.options import add_bot_arguments, bot_kwargs
 from randbot.errors import RandbotError
 from randbot.players.registry import player_class
@@ -39,6 +40,7 @@ def test_overrides_and_unknown_keys(tmp_path):
         {"search_scripts": ["heuristic", "random"]},
         {"search_scripts": "power"},  # a list, not one name
         {"search_script_only": ["typed"]},
+        {"defeat_unseen": "average"},
     ],
 )
 def test_out_of_range_settings_are_refused_in_one_line(bad):
@@ -88,3 +90,19 @@ def test_explain_is_one_readable_line():
         }
     )
     assert "\n" not in line and "discover/1-ko" in line and "Heatran" in line
+
+
+@pytest.mark.parametrize(
+    ("setting", "unseen", "counted"),
+    [
+        ("ignore", 1, False),
+        ("prior", 3, True),
+        ("prior", 0, False),
+        ("last", 1, True),
+        ("last", 2, False),
+        ("last", 0, False),
+    ],
+)
+def test_phantoms_stand_in_for_the_unseen_the_setting_names(setting, unseen, counted):
+    config = BotConfig().with_overrides({"defeat_unseen": setting})
+    assert phantoms_counted(config, unseen) is counted

@@ -68,7 +68,9 @@ class BotConfig:
     # -36, seed 11), though 14 of the 31 battles the default lost on seed 36 fall as an unseen
     # enemy comes in (scripts/lost_plans.py); "prior" there won 461 where "ignore" won 469 (+23
     # -31): its falls at a reveal 14 → 8, within the enemies seen 17 → 25.
-    defeat_unseen: str = "ignore"  # "ignore" | "prior"
+    # "last": a phantom for the last enemy unseen alone, where it is sure to come and the plan's
+    # care is spent on it alone.
+    defeat_unseen: str = "ignore"  # "ignore" | "prior" | "last"
     defeat_when_unseen_at_most: int = (
         0  # planner takes over once at most this many enemies are unseen
     )
@@ -388,6 +390,10 @@ class BotConfig:
         if config.search_rule not in ("nash", "maximin", "mean", "model"):
             raise RandbotError(
                 f"search_rule must be nash, maximin, mean or model, not {config.search_rule!r}"
+            )
+        if config.defeat_unseen not in ("ignore", "prior", "last"):
+            raise RandbotError(
+                f"defeat_unseen must be ignore, prior or last, not {config.defeat_unseen!r}"
             )
         if config.search_leaf not in ("static", "planner"):
             raise RandbotError(f"search_leaf must be static or planner, not {config.search_leaf!r}")

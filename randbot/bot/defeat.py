@@ -435,7 +435,7 @@ def build_planner(
     # HP as it stands, not bucketed: a Pokémon on 87.5% taken as 90% survived a hit in the plan
     # that KO'd it on the board; the fights' results are bucketed, so transpositions still meet
     theirs = [(ek, _exact(slot.hp_fraction)) for ek, slot in sit.enemies.items()]
-    if config.defeat_unseen == "prior":
+    if phantoms_counted(config, sit.unseen):
         fmt = sit.battle.format or "gen9randombattle"
         fighters = dict(sit.ours)  # each key our Pokémon can meet a phantom under
         if back is not None:
@@ -464,6 +464,14 @@ def build_planner(
         raised_key,
     )
     return planner, ours, tuple(sorted(theirs))
+
+
+def phantoms_counted(config: BotConfig, unseen: int) -> bool:
+    """Whether the plan counts the unseen enemies as the format's average: always ("prior"), or
+    only the last one hidden ("last": the plan then must beat one more enemy it knows will come)."""
+    if config.defeat_unseen == "prior":
+        return unseen > 0
+    return config.defeat_unseen == "last" and unseen == 1
 
 
 def _came_back(
