@@ -69,7 +69,8 @@ class BotConfig:
     # enemy comes in (scripts/lost_plans.py); "prior" there won 461 where "ignore" won 469 (+23
     # -31): its falls at a reveal 14 → 8, within the enemies seen 17 → 25.
     # "last": a phantom for the last enemy unseen alone, where it is sure to come and the plan's
-    # care is spent on it alone.
+    # care is spent on it alone: 464 of 500 where "ignore" won 469 (+6 -11, seed 36), and more
+    # of its losses fell at a reveal (20 of 36, against 14 of 31).
     defeat_unseen: str = "ignore"  # "ignore" | "prior" | "last"
     defeat_when_unseen_at_most: int = (
         0  # planner takes over once at most this many enemies are unseen
@@ -264,7 +265,9 @@ class BotConfig:
     search_rollout_turns: int = 0  # after the searched turn, both sides' strongest moves
     # The value of where a turn leads: "static" (the worker's HP/status/boosts score) or "planner"
     # (the Defeat planner's minimax over the remaining matchups, searched `search_leaf_depth` faints
-    # deep, plus the static score's non-HP part).
+    # deep, plus the static score's non-HP part). The planner leaf with 150 ms: 449 of 500 against
+    # the heuristic where the default won 469 (+22 -42, p = 0.02, seed 36); its search chose 2,678
+    # of 12,188 decisions where the default's chose 1,180 of 10,803.
     search_leaf: str = "static"
     # The static score values an active the foe outspeeds and knocks out next turn as a sack
     # rather than by its HP (a 9-HP Pokémon about to fall is not 0.3 of a healthy one). Level
