@@ -80,3 +80,16 @@ def test_a_benched_regenerator_holder_is_built_healed_by_a_third() -> None:
     known.set_hp_status("50/100")
     known.switch_out({})
     assert enemy_hp_fraction(known, "Regenerator") == known.current_hp_fraction
+
+
+def test_a_type_change_carries_the_types_it_left() -> None:
+    # `|-start|p2a: Greninja|typechange|Ice|[from] ability: Protean`: the worker sets the types
+    # it is given, and was given none, so the search played the Greninja as Water/Dark.
+    greninja = Pokemon(gen=9, species="greninja")
+    greninja.start_effect("typechange", details="Ice")
+    assert _volatiles(greninja, None, random.Random(0))["typechange"] == {"types": ["Ice"]}
+    pawmot = Pokemon(gen=9, species="pawmot")  # Double Shock spent its Electric type
+    pawmot.start_effect("typechange", details="???/Fighting")
+    assert _volatiles(pawmot, None, random.Random(0))["typechange"] == {
+        "types": ["???", "Fighting"]
+    }

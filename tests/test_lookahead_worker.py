@@ -414,6 +414,26 @@ def test_switch_doom_values_a_doomed_switch_in_as_a_sack_and_leaves_a_stay_alone
     assert doomed["move scald"] == plain["move scald"]
 
 
+def _snorlax_hp_after_gunk_shot(worker: SimWorker, greninja_volatiles: dict) -> float:
+    """Our Protean Greninja's Gunk Shot into a slower Snorlax (Curse): the Snorlax's HP after."""
+    greninja = {"species": "Greninja", "moves": ["gunkshot", "icebeam"], "ability": "protean"}
+    spec = _doomed_spec({**greninja, "volatiles": greninja_volatiles})
+    spec["sides"]["p2"]["pokemon"][0] = {"species": "Snorlax", "level": 80, "moves": ["curse"]}
+    world = _one_world(worker, spec, ["move curse"], ["move gunkshot"], leaves=True)
+    assert world["complete"]
+    return world["leaves"][0][0]["t"]["hp"][0]
+
+
+def test_a_protean_holder_whose_type_changed_has_spent_it(worker: SimWorker) -> None:
+    # Gen 9's Protean changes its holder's type once an entry: a Greninja turned Ice by its Ice
+    # Beam gets no STAB on Gunk Shot. The search built it at its species' types with Protean
+    # unspent, so its Gunk Shot turned it Poison and hit half as hard again as it could.
+    fresh = 1 - _snorlax_hp_after_gunk_shot(worker, {})
+    spent = 1 - _snorlax_hp_after_gunk_shot(worker, {"typechange": {"types": ["Ice"]}})
+    assert 0 < spent < fresh
+    assert abs(fresh / spent - 1.5) < 0.1
+
+
 def _snorlax_against_garchomp(garchomp_hp: int | None = None) -> dict:
     """Our Snorlax (Body Slam) against a Garchomp that sets up, at `garchomp_hp` or full."""
     spec = _doomed_spec({"species": "Snorlax", "moves": ["bodyslam"]})

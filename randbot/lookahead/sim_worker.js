@@ -170,8 +170,11 @@ function addVolatile(battle, mon, id, fields, foeActive) {
   }
   if (id === 'transform') return; // (applyTransform, once the foe is built)
   if (id === 'typechange') {
-    // Protean, Soak...: Showdown changes the types and keeps no volatile
+    // Protean, Soak...: Showdown changes the types and keeps no volatile. A Protean or Libero
+    // holder whose type has changed has spent the ability for this entry (Gen 9's flag; older
+    // generations' handlers read none): unspent, every searched move got its type and STAB.
     if (extra.types) mon.setType(extra.types, true);
+    if (mon.ability === 'protean' || mon.ability === 'libero') mon.abilityState[mon.ability] = true;
     return;
   }
   mon.volatiles[id] = effectState(battle, id, mon, extra);

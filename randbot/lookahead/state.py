@@ -232,6 +232,8 @@ def _volatiles(mon: Pokemon, last_move: str | None, rng: random.Random) -> dict[
                 fields["source_move"] = effect_id
         if name == "substitute":
             fields["hp"] = max(1, (mon.max_hp or 100) // 4)
+        if name == "typechange":
+            fields["types"] = _changed_types(mon)
         out[name] = fields
     if mon.transformed:  # (the worker copies its foe's active)
         out["transform"] = {}
@@ -243,6 +245,13 @@ def _volatiles(mon: Pokemon, last_move: str | None, rng: random.Random) -> dict[
     if preparing is not None:
         out["twoturnmove"] = {"move": preparing.id, "duration": 1}
     return out
+
+
+def _changed_types(mon: Pokemon) -> list[str]:
+    """The types a type change left (Protean's move type, Soak's Water, Burn Up's loss), as
+    Showdown names them (`???` for none); without them the worker built the species' types."""
+    types = [t for t in (mon.type_1, mon.type_2) if t is not None]
+    return ["???" if t.name == "THREE_QUESTION_MARKS" else t.name.title() for t in types]
 
 
 def _ability_state(mon: Pokemon) -> dict[str, int]:
