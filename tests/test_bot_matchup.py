@@ -1163,3 +1163,32 @@ def test_a_scripted_enemy_never_heals_in_its_duels():
     healing = engine().duel(vaporeon, blissey, plans=(0,))
     scripted = MatchupEngine(DamageOracle(None), FieldState(), enemy_script="heuristic")
     assert scripted.duel(vaporeon, blissey, plans=(0,)).b_hp < healing.b_hp - 0.2
+
+
+def test_a_protean_holder_whose_type_changed_gets_stab_on_its_new_type_alone():
+    # Battle 476 (seed 39 against the heuristic): Greninja's Ice Beam turned it Ice; its next
+    # Gunk Shot was priced with Protean's STAB, valued over a sure Ice Beam, and fell short.
+    greninja = species_mon("greninja", 80, ("gunkshot", "icebeam"), "lifeorb", "protean")
+    pachirisu = species_mon("pachirisu", 94, ("thunderbolt",), "assaultvest", "voltabsorb")
+    field = FieldState()
+    unspent = estimate(greninja, pachirisu, "gunkshot", field, True)[2]
+    iced = replace(greninja, base_types=("ICE",), type_change_spent=True)
+    assert abs(unspent / estimate(iced, pachirisu, "gunkshot", field, True)[2] - 1.5) < 0.05
+    assert estimate(iced, pachirisu, "icebeam", field, True)[2] == pytest.approx(
+        estimate(greninja, pachirisu, "icebeam", field, True)[2]
+    )
+    assert not iced.fresh().type_change_spent  # a new entry changes its type again
+
+
+@pytest.mark.parametrize(("gen", "spent"), [(9, True), (8, False)])
+def test_a_type_change_spends_protean_from_gen_9(gen, spent):
+    # `|-start|p2a: Greninja|typechange|Ice|[from] ability: Protean`; Gens 6 to 8 change the
+    # holder's type on every move, so there it keeps its STAB on all of them.
+    from poke_env.battle.pokemon import Pokemon
+
+    from randbot.bot.mon import type_change_spent
+
+    greninja = Pokemon(gen=gen, species="greninja")
+    assert not type_change_spent(greninja)
+    greninja.start_effect("typechange", details="Ice")
+    assert type_change_spent(greninja) is spent

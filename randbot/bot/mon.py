@@ -87,6 +87,9 @@ class Mon:
     # Intrepid Sword (+1 Attack) or Dauntless Shield (+1 Defense) still to come on its next
     # entry: Gen 9 grants the raise once a battle.
     entry_boost: bool = False
+    # Protean or Libero changed its type this entry: Gen 9 allows it once an entry, so only the
+    # new type's moves get STAB until it switches out.
+    type_change_spent: bool = False
 
     @property
     def max_hp(self) -> int:
@@ -177,7 +180,9 @@ class Mon:
     def fresh(self) -> Mon:
         """The same Pokémon as it would be on switching in: boosts and a charge cleared (HP and
         status stay)."""
-        return replace(self, boosts=(0, 0, 0, 0, 0), locked=None, charged=False)
+        return replace(
+            self, boosts=(0, 0, 0, 0, 0), locked=None, charged=False, type_change_spent=False
+        )
 
 
 def raw_stats(
@@ -346,6 +351,12 @@ def entry_boost_spent(mon: Pokemon) -> bool:
     return any(move.current_pp < move.max_pp for move in mon.moves.values())
 
 
+def type_change_spent(mon: Pokemon) -> bool:
+    """Its type has changed this entry, which from Gen 9 spends a Protean or Libero until it
+    switches out (earlier generations change it on every move)."""
+    return Effect.TYPECHANGE in mon.effects and mon.gen >= 9
+
+
 def our_mon(mon: Pokemon) -> Mon:
     """Our Pokémon from poke-env (the request gives true stats, moves, item, ability, tera type)."""
     request = getattr(mon, "_last_request", None) or {}
@@ -375,6 +386,7 @@ def our_mon(mon: Pokemon) -> Mon:
         # The request's HP of a Dynamaxed Pokémon is already the doubled one.
         dynamaxed=mon.is_dynamaxed,
         entry_boost=mon.ability in ONCE_A_BATTLE_BOOSTS and not entry_boost_spent(mon),
+        type_change_spent=type_change_spent(mon),
     )
 
 
@@ -430,4 +442,5 @@ def enemy_mon(
         weight=float(mon.weight or 50.0),
         dynamaxed=mon.is_dynamaxed,
         must_recharge=bool(mon.must_recharge),
+        type_change_spent=type_change_spent(mon),
     )

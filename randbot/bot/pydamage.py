@@ -383,7 +383,7 @@ def estimate(
     stab_types = set(attacker.base_types)
     if attacker.terastallized and attacker.tera_type:
         stab_types.add(attacker.tera_type)
-    if mtype in stab_types or ab in ("protean", "libero"):
+    if mtype in stab_types or (ab in ("protean", "libero") and not attacker.type_change_spent):
         stab = 2.0 if ab == "adaptability" else 1.5
         if attacker.terastallized and mtype == attacker.tera_type and mtype in attacker.base_types:
             stab = 2.0
