@@ -304,10 +304,13 @@ def test_recorded_a_switch_into_an_inaccurate_hit_is_valued_where_it_lands_and_m
     (85%), priced as 85% of its damage taken for sure, which left Slaking winning its duel; the
     hit landed, and Slaking fell the next turn without moving."""
     log = FIXTURES / "no-retreat-twice-vs-heuristic.log.json"
+    budget = {"budget_ms": 10_000.0}  # the plan's whole tree, however loaded the machine
     off = next(
-        x for x in explain_battle(log, "1", {"planner_entry_accuracy": False}) if " t1 " in x
+        x
+        for x in explain_battle(log, "1", {**budget, "planner_entry_accuracy": False})
+        if " t1 " in x
     )
-    on = next(x for x in explain_battle(log, "1", {}) if " t1 " in x)
+    on = next(x for x in explain_battle(log, "1", budget) if " t1 " in x)
     assert "defeat/plan-switch: switch p2: Slaking" in off
     assert _switch_value(on, "p2: Slaking") < _switch_value(off, "p2: Slaking")
     assert "switch p2: Slaking" not in on.split(" | ")[0]
