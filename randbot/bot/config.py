@@ -322,7 +322,9 @@ class BotConfig:
     # Once we have switched by choice in each of this many decisions before, the search may not
     # replace the bot's move with a switch (0: off): against a script it predicts, each switch-in
     # takes a resisted hit and wins its one turn, and the switching never ends. At 2: 485 of 500
-    # against the heuristic where the default won 484 (+6 -5, seed 11): off.
+    # against the heuristic where the default won 484 (+6 -5, seed 11); on fresh draws, though
+    # such loops decided two of 29 losses read on seed 39, 467 where the default won 474 (+4
+    # -11, seed 36): off.
     search_switch_streak: int = 0
     # ... and this many turns are played after the one searched, the enemy clicking its script.
     # At 1: 476 of 500 against the heuristic where 0 won 484 (seed 11): off.
