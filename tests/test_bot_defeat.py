@@ -32,6 +32,9 @@ from randbot.bot.situation import EnemySlot, Situation
 from randbot.bot.tactics import Tactics
 
 FIXTURES = Path(__file__).parent / "fixtures" / "bot"
+# A budget the plan's tree finishes in: at the default 250 ms a loaded machine cuts it short, and
+# a recorded test's values move with the load.
+WHOLE_PLAN = {"budget_ms": 10_000.0}
 
 
 def figure_33() -> dict[tuple[str, str], Rates]:
@@ -304,13 +307,12 @@ def test_recorded_a_switch_into_an_inaccurate_hit_is_valued_where_it_lands_and_m
     (85%), priced as 85% of its damage taken for sure, which left Slaking winning its duel; the
     hit landed, and Slaking fell the next turn without moving."""
     log = FIXTURES / "no-retreat-twice-vs-heuristic.log.json"
-    budget = {"budget_ms": 10_000.0}  # the plan's whole tree, however loaded the machine
     off = next(
         x
-        for x in explain_battle(log, "1", {**budget, "planner_entry_accuracy": False})
+        for x in explain_battle(log, "1", {**WHOLE_PLAN, "planner_entry_accuracy": False})
         if " t1 " in x
     )
-    on = next(x for x in explain_battle(log, "1", budget) if " t1 " in x)
+    on = next(x for x in explain_battle(log, "1", WHOLE_PLAN) if " t1 " in x)
     assert "defeat/plan-switch: switch p2: Slaking" in off
     assert _switch_value(on, "p2: Slaking") < _switch_value(off, "p2: Slaking")
     assert "switch p2: Slaking" not in on.split(" | ")[0]
@@ -339,9 +341,7 @@ def test_recorded_equal_plans_send_in_the_pokemon_that_takes_least(explain_battl
     locked Hydro Pump, the plan valued Flygon and Inteleon alike (+1.30) and list order sent
     Flygon, KO'd by the next Hydro Pump; Inteleon resists it."""
     log = FIXTURES / "locked-specs-tied-entries-vs-heuristic.log.json"
-    # (a budget the plan's tree finishes in: on a loaded machine 250 ms cut it short, and the
-    # two entries' values parted)
-    config = {"planner_entry_tie_break": True, "budget_ms": 10_000.0}
+    config = {**WHOLE_PLAN, "planner_entry_tie_break": True}
     entry = next(x for x in explain_battle(log, "10", config) if "plan-entry" in x)
     flygon, inteleon = _switch_value(entry, "p2: Flygon"), _switch_value(entry, "p2: Inteleon")
     assert flygon == inteleon  # the plan sees the battle won either way
