@@ -658,3 +658,36 @@ def test_the_heuristics_forced_switch_is_its_best_matchup(worker: SimWorker) -> 
 
     assert enemy_after("heuristic") == kommo_o
     assert enemy_after(None) != kommo_o
+
+
+def test_a_turn_deeper_a_set_up_move_is_worth_the_hit_it_makes(worker: SimWorker) -> None:
+    # Our Snorlax can Swords Dance or Body Slam a Blissey whose script clicks Seismic Toss: one
+    # turn sees the dance's boosts, two see the boosted Body Slam after it.
+    spec = _doomed_spec({"species": "Snorlax", "moves": ["swordsdance", "bodyslam"]})
+    spec["sides"]["p2"]["pokemon"].reverse()  # the Blissey in front
+
+    def row_values(reply_ply: bool) -> dict[str, float]:
+        answer = worker.request(
+            "search",
+            worlds=[{"spec": spec, "weight": 1.0}],
+            ours=["move swordsdance", "move bodyslam"],
+            samples=1,
+            deadline_ms=5000,
+            seed=1,
+            luck="likely",
+            enemy_model="heuristic",
+            script_only=True,
+            reply_ply=reply_ply,
+        )
+        (world,) = answer["worlds"]
+        assert world["complete"]
+        return {
+            ours: max(v for v in row if v is not None)
+            for ours, row in zip(world["ours"], world["matrix"], strict=True)
+        }
+
+    one, two = row_values(False), row_values(True)
+    assert (
+        two["move swordsdance"] - two["move bodyslam"]
+        > one["move swordsdance"] - one["move bodyslam"]
+    )

@@ -258,6 +258,7 @@ def _start_search(
         enemy_model=enemy_model,
         script_only=enemy_model in config.search_script_only,
         script_rollout=config.search_script_rollout,
+        confirm_reply=config.search_confirm_reply,
         switches=not 0 < config.search_switch_streak <= switch_streak,
         enemy_repeat=enemy_repeat,
         repeat_share=config.search_repeat_share,

@@ -109,6 +109,11 @@ class SearchSettings:
     # With a scripted enemy, this many turns are played after the one searched, the enemy
     # clicking its script and we our strongest move (where larger than rollout_turns).
     script_rollout: int = 0
+    # With a scripted enemy whose clicks alone are searched, a choice that would replace the
+    # bot's is searched again against it a turn deeper (see confirm_reply).
+    confirm_reply: bool = False
+    # The worker values each played turn by our best reply to the script's next click.
+    reply_ply: bool = False
     # False: the search may not replace the bot's move with a switch (we have switched by choice
     # in each of the last few decisions: a one-turn value sees the resisted hit a switch-in
     # takes, not that the switching makes no progress).
@@ -203,6 +208,7 @@ def _submit(worlds: list[World], ours: list[str], settings: SearchSettings, seed
         enemy_model=settings.enemy_model or None,
         script_only=bool(settings.enemy_model) and settings.script_only,
         enemy_repeat=settings.repeat,
+        reply_ply=settings.reply_ply,
     )
     return Pending(rid, worlds, ours, time.perf_counter(), settings, seed)
 
@@ -374,8 +380,9 @@ def finish(
             checked.notes["search"]["enemy_model"] = pending.settings.enemy_model
         if pending.settings.repeat:
             checked.notes["search"]["enemy_repeat"] = pending.settings.enemy_repeat
-    checked = confirm_switch(pending, decision, checked)
-    return confirm_switch(pending, checked, break_tie(pending, checked, decision_started))
+    checked = confirm_reply(pending, decision, confirm_switch(pending, decision, checked))
+    tied = break_tie(pending, checked, decision_started)
+    return confirm_reply(pending, checked, confirm_switch(pending, checked, tied))
 
 
 def tie_choices(decision: Decision, world: World, window: float) -> list[str]:
@@ -488,6 +495,51 @@ def confirm_switch(pending: Pending, before: Decision, after: Decision) -> Decis
     if values[switch] > values[own] + needed:
         return after
     confirm["kept"] = before.label()  # two turns deep the switch does not pay: the move stands
+    for key in ("overrode", "overrode_rule", "overrode_value"):
+        summary.pop(key, None)
+    before.notes["search"] = summary
+    return before
+
+
+def confirm_reply(pending: Pending, before: Decision, after: Decision) -> Decision:
+    """A choice the search plays in place of the bot's, against a scripted enemy whose clicks
+    alone are searched, searched again a turn deeper: both choices, each turn valued by our best
+    reply to the script's next click. The search's choice stands only if it still beats the
+    bot's by the margin; a check that could not value both leaves it standing. The figures go
+    to `notes.search.reply`."""
+    settings = pending.settings
+    if not (settings.confirm_reply and settings.enemy_model and settings.script_only):
+        return after
+    if after is before:
+        return after
+    world = pending.worlds[0]
+    own, searched = _choice(before, world), _choice(after, world)
+    if own is None or searched is None or own == searched:
+        return after
+    if own not in pending.ours or searched not in pending.ours:
+        return after
+    summary = after.notes.setdefault("search", {})
+    try:
+        deeper = replace(settings, think_ms=settings.tie_ms, reply_ply=True)
+        result = collect(_submit(pending.worlds, [own, searched], deeper, pending.seed), None)
+    except SimWorkerError as error:
+        summary["reply"] = {"fallback": str(error)[:200]}
+        return after
+    values = charge_tera(result, before, settings.tera_cost).values
+    reply: dict[str, Any] = {
+        "values": [[_label(c, world), round(v, 3)] for c, v in values.items()],
+        "turns": result.turns,
+        "ms": result.ms,
+    }
+    summary["reply"] = reply
+    if own not in values or searched not in values:
+        reply["unvalued"] = True
+        return after
+    if values[searched] > values[own] + _needed(
+        searched, own, settings.margin, settings.switch_margin
+    ):
+        return after
+    reply["kept"] = before.label()  # a turn deeper the search's choice does not pay
     for key in ("overrode", "overrode_rule", "overrode_value"):
         summary.pop(key, None)
     before.notes["search"] = summary

@@ -619,8 +619,29 @@ function winChance(score, k) {
   return k > 0 ? (2 / k) * Math.tanh((k * score) / 2) : score;
 }
 
-// `opts`: {unseen, rolloutTurns, doom, doomOurs, enemyModel, rollCoin, winCurve} (see evaluate(),
-// rollout(), rollCoin() and winChance()).
+// The turn after the one searched, played exactly against a scripted enemy (its script's click is
+// known): each of our choices but tera against that click, the best of them valued. One turn sees a
+// set-up move's boosts, not the hit they make, and a switch-in's resisted hit, not what it does next.
+function bestReply(battle, opts) {
+  const {unseen = 0, doom = false, doomOurs = false, enemyModel, winCurve = 0} = opts;
+  const theirs = scriptedChoice(battle, enemyModel, unseen);
+  const json = JSON.stringify(battle.toJSON());
+  let best = -Infinity;
+  for (const ours of legalChoices(battle, 'p1', false)) {
+    const next = Battle.fromJSON(json);
+    next.send = NOOP;
+    next.prng = new LikelyPRNG();
+    if (!next.choose('p1', ours)) continue;
+    if (!(theirs && next.choose('p2', theirs))) next.getSide('p2').autoChoose();
+    if (next.requestState === 'move' && next.allChoicesDone()) next.commitChoices();
+    resolveSwitches(next, enemyModel);
+    best = Math.max(best, winChance(evaluate(next, unseen, doom, doomOurs), winCurve));
+  }
+  return best > -Infinity ? best : winChance(evaluate(battle, unseen, doom, doomOurs), winCurve);
+}
+
+// `opts`: {unseen, rolloutTurns, doom, doomOurs, enemyModel, rollCoin, winCurve, replyPly} (see
+// evaluate(), rollout(), rollCoin(), winChance() and bestReply()).
 function playTurn(rootJSON, ours, theirs, seed, prng = null, opts = {}) {
   const {unseen = 0, rolloutTurns = 0, doom = false, doomOurs = false, enemyModel = '', rollCoin: coinRolls = false, winCurve = 0} = opts;
   let battle;
@@ -638,6 +659,13 @@ function playTurn(rootJSON, ours, theirs, seed, prng = null, opts = {}) {
     resolveSwitches(battle, enemyModel);
   } catch (err) {
     throw explained(err, battle, `playing ${ours} against ${theirs}`);
+  }
+  if (opts.replyPly && enemyModel && !battle.ended && battle.requestState === 'move') {
+    try {
+      return {value: bestReply(battle, opts), battle};
+    } catch (err) {
+      throw explained(err, battle, `playing the turn after ${ours} against ${theirs}`);
+    }
   }
   if (rolloutTurns > 0) {
     try {
@@ -914,7 +942,7 @@ function search(req) {
     } catch (err) {
       throw explained(err, battle, 'serialising the built battle and listing its choices');
     }
-    const turnOpts = {unseen, rolloutTurns: req.rollout_turns || 0, doom: !!req.doom, enemyModel: scripted ? req.enemy_model : '', rollCoin: !!req.roll_coin, winCurve: req.win_curve || 0};
+    const turnOpts = {unseen, rolloutTurns: req.rollout_turns || 0, doom: !!req.doom, enemyModel: scripted ? req.enemy_model : '', rollCoin: !!req.roll_coin, winCurve: req.win_curve || 0, replyPly: !!req.reply_ply};
     // "switch_doom": a switch-in the foe outspeeds and knocks out next is valued as a sack (a
     // one-turn value sees the resisted hit it takes, not that it falls before it acts)
     const rowOpts = ours.map((choice) => (req.switch_doom && choice.startsWith('switch') ? {...turnOpts, doomOurs: true} : turnOpts));
