@@ -61,7 +61,14 @@ def test_a_switch_the_search_plays_for_a_move_is_checked_two_turns_deep(explain_
     carries Earthquake. One more turn of both sides' strongest moves, the move against the switch
     alone, no longer shows the switch ahead, so Moonblast is kept."""
     log = FIXTURES / "switch-into-earthquake-vs-heuristic.log.json"
-    tie = {"search": True, "think_ms": 1, "search_tie_window": 0.1, "search_tie_ms": 2000}
+    # search_tie_by_ms 0: the tie search has its 2 s however long the plan took (under load)
+    tie = {
+        "search": True,
+        "think_ms": 1,
+        "search_tie_window": 0.1,
+        "search_tie_ms": 2000,
+        "search_tie_by_ms": 0,
+    }
     one_turn = explain_battle(log, "4", {**tie, "search_switch_rollout": 0})
     two_turns = explain_battle(log, "4", {**tie, "search_switch_rollout": 1})
     off = next(line for line in one_turn if " t4 " in line)

@@ -321,3 +321,23 @@ def test_the_scripts_rollout_runs_only_against_a_scripted_enemy():
     assert SearchSettings(script_rollout=2).turns_after == 0  # the damage-minded model: none
     assert SearchSettings(script_rollout=2, enemy_model="heuristic").turns_after == 2
     assert SearchSettings(rollout_turns=3, script_rollout=2, enemy_model="power").turns_after == 3
+
+
+def test_the_reply_check_runs_only_against_a_scripted_enemy_whose_clicks_alone_are_searched():
+    import time
+
+    from randbot.bot.decision import explain, log_decision
+    from randbot.lookahead.search import Pending, SearchSettings, confirm_reply
+
+    own = Decision("move", "psychic", "defeat", "plan-stay")
+    searched = Decision("switch", "zapdos", "defeat", "search")
+    for settings in (
+        SearchSettings(confirm_reply=True),  # the damage-minded model
+        SearchSettings(confirm_reply=True, enemy_model="power"),  # every reply searched
+        SearchSettings(enemy_model="heuristic", script_only=True),  # the check off
+    ):
+        pending = Pending(0, [WORLD], ["move psychic", "switch 2"], time.perf_counter(), settings)
+        assert confirm_reply(pending, own, searched) is searched  # nothing sent to the worker
+    own.notes["search"] = {"reply": {"values": [["move psychic", 0.2]], "kept": own.label()}}
+    line = explain(log_decision("battle-x", 9, own, 120.0))
+    assert "checked a turn deeper against the script: move psychic +0.200; kept" in line

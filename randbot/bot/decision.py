@@ -93,14 +93,18 @@ def _explain_search(payload: dict[str, Any]) -> str:
 
 
 def _search_figures(search: dict[str, Any]) -> str:
-    return _first_search_figures(search) + _confirm_figures(search.get("confirm"))
+    return (
+        _first_search_figures(search)
+        + _confirm_figures(search.get("confirm"), "switch checked two turns deep")
+        + _confirm_figures(search.get("reply"), "checked a turn deeper against the script")
+    )
 
 
-def _confirm_figures(confirm: dict[str, Any] | None) -> str:
+def _confirm_figures(confirm: dict[str, Any] | None, what: str) -> str:
     if not confirm:
         return ""
     values = ", ".join(f"{c} {v:+.3f}" for c, v in confirm.get("values", []))
-    text = f" | switch checked two turns deep: {values or confirm.get('fallback', 'no value')}"
+    text = f" | {what}: {values or confirm.get('fallback', 'no value')}"
     if confirm.get("kept"):
         text += f"; kept {confirm['kept']}"
     return text
