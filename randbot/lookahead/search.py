@@ -470,35 +470,8 @@ def confirm_switch(pending: Pending, before: Decision, after: Decision) -> Decis
     turns = pending.settings.switch_rollout
     if turns <= 0 or after is before or after.kind != "switch" or before.kind != "move":
         return after
-    world = pending.worlds[0]
-    own, switch = _choice(before, world), _choice(after, world)
-    if own is None or switch is None or own not in pending.ours or switch not in pending.ours:
-        return after
-    summary = after.notes.setdefault("search", {})
-    try:
-        settings = replace(pending.settings, think_ms=pending.settings.tie_ms, rollout_turns=turns)
-        result = collect(_submit(pending.worlds, [own, switch], settings, pending.seed), None)
-    except SimWorkerError as error:
-        summary["confirm"] = {"fallback": str(error)[:200]}
-        return after
-    values = result.values
-    confirm: dict[str, Any] = {
-        "values": [[_label(c, world), round(v, 3)] for c, v in values.items()],
-        "turns": result.turns,
-        "ms": result.ms,
-    }
-    summary["confirm"] = confirm
-    if own not in values or switch not in values:
-        confirm["unvalued"] = True
-        return after
-    needed = _needed(switch, own, pending.settings.margin, pending.settings.switch_margin)
-    if values[switch] > values[own] + needed:
-        return after
-    confirm["kept"] = before.label()  # two turns deep the switch does not pay: the move stands
-    for key in ("overrode", "overrode_rule", "overrode_value"):
-        summary.pop(key, None)
-    before.notes["search"] = summary
-    return before
+    settings = replace(pending.settings, think_ms=pending.settings.tie_ms, rollout_turns=turns)
+    return _searched_again(pending, before, after, settings, "confirm")
 
 
 def confirm_reply(pending: Pending, before: Decision, after: Decision) -> Decision:
@@ -512,6 +485,21 @@ def confirm_reply(pending: Pending, before: Decision, after: Decision) -> Decisi
         return after
     if after is before:
         return after
+    deeper = replace(settings, think_ms=settings.tie_ms, reply_ply=True)
+    return _searched_again(pending, before, after, deeper, "reply", charge=True)
+
+
+def _searched_again(
+    pending: Pending,
+    before: Decision,
+    after: Decision,
+    settings: SearchSettings,
+    key: str,
+    charge: bool = False,
+) -> Decision:
+    """The bot's choice (`before`) against the search's (`after`) alone, searched with
+    `settings` (`charge`: tera priced as in the full search); `after` stands only if it still
+    beats `before` by the margin, or if the two could not both be valued."""
     world = pending.worlds[0]
     own, searched = _choice(before, world), _choice(after, world)
     if own is None or searched is None or own == searched:
@@ -520,28 +508,28 @@ def confirm_reply(pending: Pending, before: Decision, after: Decision) -> Decisi
         return after
     summary = after.notes.setdefault("search", {})
     try:
-        deeper = replace(settings, think_ms=settings.tie_ms, reply_ply=True)
-        result = collect(_submit(pending.worlds, [own, searched], deeper, pending.seed), None)
+        result = collect(_submit(pending.worlds, [own, searched], settings, pending.seed), None)
     except SimWorkerError as error:
-        summary["reply"] = {"fallback": str(error)[:200]}
+        summary[key] = {"fallback": str(error)[:200]}
         return after
-    values = charge_tera(result, before, settings.tera_cost).values
-    reply: dict[str, Any] = {
+    if charge:
+        result = charge_tera(result, before, settings.tera_cost)
+    values = result.values
+    figures: dict[str, Any] = {
         "values": [[_label(c, world), round(v, 3)] for c, v in values.items()],
         "turns": result.turns,
         "ms": result.ms,
     }
-    summary["reply"] = reply
+    summary[key] = figures
     if own not in values or searched not in values:
-        reply["unvalued"] = True
+        figures["unvalued"] = True
         return after
-    if values[searched] > values[own] + _needed(
-        searched, own, settings.margin, settings.switch_margin
-    ):
+    needed = _needed(searched, own, settings.margin, settings.switch_margin)
+    if values[searched] > values[own] + needed:
         return after
-    reply["kept"] = before.label()  # a turn deeper the search's choice does not pay
-    for key in ("overrode", "overrode_rule", "overrode_value"):
-        summary.pop(key, None)
+    figures["kept"] = before.label()  # searched again, the search's choice does not pay
+    for name in ("overrode", "overrode_rule", "overrode_value"):
+        summary.pop(name, None)
     before.notes["search"] = summary
     return before
 
