@@ -380,9 +380,14 @@ def finish(
             checked.notes["search"]["enemy_model"] = pending.settings.enemy_model
         if pending.settings.repeat:
             checked.notes["search"]["enemy_repeat"] = pending.settings.enemy_repeat
-    checked = confirm_reply(pending, decision, confirm_switch(pending, decision, checked))
-    tied = break_tie(pending, checked, decision_started)
-    return confirm_reply(pending, checked, confirm_switch(pending, checked, tied))
+    checked = _checked_again(pending, decision, checked)
+    return _checked_again(pending, checked, break_tie(pending, checked, decision_started))
+
+
+def _checked_again(pending: Pending, before: Decision, after: Decision) -> Decision:
+    """The search's replacement of `before` by `after`, put through both deeper checks (each
+    leaves it alone unless its setting is on)."""
+    return confirm_reply(pending, before, confirm_switch(pending, before, after))
 
 
 def tie_choices(decision: Decision, world: World, window: float) -> list[str]:
@@ -468,7 +473,7 @@ def confirm_switch(pending: Pending, before: Decision, after: Decision) -> Decis
     strongest moves. The switch stands only if it still beats the move by the margin; a check
     that could not value both leaves it standing. The figures go to `notes.search.confirm`."""
     turns = pending.settings.switch_rollout
-    if turns <= 0 or after is before or after.kind != "switch" or before.kind != "move":
+    if turns <= 0 or after.kind != "switch" or before.kind != "move":
         return after
     settings = replace(pending.settings, think_ms=pending.settings.tie_ms, rollout_turns=turns)
     return _searched_again(pending, before, after, settings, "confirm")
@@ -482,8 +487,6 @@ def confirm_reply(pending: Pending, before: Decision, after: Decision) -> Decisi
     to `notes.search.reply`."""
     settings = pending.settings
     if not (settings.confirm_reply and settings.enemy_model and settings.script_only):
-        return after
-    if after is before:
         return after
     deeper = replace(settings, think_ms=settings.tie_ms, reply_ply=True)
     return _searched_again(pending, before, after, deeper, "reply", charge=True)
