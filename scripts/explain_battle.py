@@ -50,6 +50,8 @@ def main() -> int:
         bot._note_actions(chunk)
 
     for battle, _request in replay_log(log, side, on_chunk):
+        if battle.turn > last:
+            break  # nothing after the asked turns is printed: no need to read it
         actual = next(made, "?")
         if first <= battle.turn <= last:
             bot.choose_move(battle)

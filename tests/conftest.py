@@ -1,14 +1,18 @@
 """Shared fixtures: one real local Showdown server per test session (started lazily), and
-scripts/explain_battle.py run on a recorded log with a bot config."""
+scripts/explain_battle.py run on a recorded log with a bot config (in this process)."""
 
 from __future__ import annotations
 
+import contextlib
+import importlib.util
+import io
 import json
 import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import pytest
 
@@ -44,24 +48,40 @@ def node_json() -> Callable[..., Any]:
     return run
 
 
+@pytest.fixture(scope="session")
+def explain_main() -> Callable[[], int]:
+    """scripts/explain_battle.py's main(), loaded once: the tests call it in this process, so the
+    calc bridge, the simulator worker and the set database start once for all of them (a
+    process per call spent most of each test starting them). Its command line is tested apart."""
+    root = Path(__file__).resolve().parents[1]
+    spec = importlib.util.spec_from_file_location(
+        "explain_battle_script", root / "scripts" / "explain_battle.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.main
+
+
 @pytest.fixture
-def explain_battle(tmp_path: Path) -> Callable[[Path, str, dict], list[str]]:
+def explain_battle(
+    tmp_path: Path, explain_main: Callable[[], int]
+) -> Callable[[Path, str, dict], list[str]]:
     """explain(log, turns, bot_config) -> the lines scripts/explain_battle.py prints for those turns
     (the lookahead off unless the config turns it on: its choices depend on the wall clock)."""
-    root = Path(__file__).resolve().parents[1]
 
     def explain(log: Path, turns: str, config: dict) -> list[str]:
         cfg = tmp_path / f"config-{len(list(tmp_path.iterdir()))}.json"
         cfg.write_text(json.dumps({"search": False, **config}))
-        command = [sys.executable, str(root / "scripts" / "explain_battle.py"), str(log)]
-        result = subprocess.run(
-            [*command, "--turns", turns, "--bot-config", str(cfg)],
-            capture_output=True,
-            text=True,
-            timeout=300,
-            cwd=root,
-        )
-        assert result.returncode == 0, result.stderr[-2000:]
-        return result.stdout.splitlines()
+        argv = ["explain_battle.py", str(log), "--turns", turns, "--bot-config", str(cfg)]
+        printed, errors = io.StringIO(), io.StringIO()
+        with (
+            mock.patch.object(sys, "argv", argv),
+            contextlib.redirect_stdout(printed),
+            contextlib.redirect_stderr(errors),
+        ):
+            code = explain_main()
+        assert code == 0, errors.getvalue()[-2000:]
+        return printed.getvalue().splitlines()
 
     return explain
