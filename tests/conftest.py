@@ -51,8 +51,8 @@ def node_json() -> Callable[..., Any]:
 @pytest.fixture(scope="session")
 def explain_main() -> Callable[[], int]:
     """scripts/explain_battle.py's main(), loaded once: the tests call it in this process, so the
-    calc bridge, the simulator worker and the set database start once for all of them (a
-    process per call spent most of each test starting them). Its command line is tested apart."""
+    calc bridge, the simulator worker and the set database start once for all of them, not once
+    per call (79 s of the suite). Its command line is tested apart, in test_explain_battle.py."""
     root = Path(__file__).resolve().parents[1]
     spec = importlib.util.spec_from_file_location(
         "explain_battle_script", root / "scripts" / "explain_battle.py"
